@@ -1,0 +1,242 @@
+/*
+ * smm_runtime.c - the process-wide ISA path and thread count (with their
+ * environment overrides), argument checks and aligned allocation.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "smm_runtime.h"
+
+/* A selection is kept as one int: > 0 an smm_isa, < 0 a negated error status, 0 not yet resolved. */
+static atomic_int isa_selection = 0;
+static atomic_int thread_selection = 0;
+
+const char *smm_isa_name(smm_isa isa)
+{
+    switch (isa) {
+    case SMM_ISA_AUTO: return "auto";
+    case SMM_ISA_SCALAR: return "scalar";
+    case SMM_ISA_AVX2: return "avx2";
+    case SMM_ISA_AVX512: return "avx512";
+    case SMM_ISA_NEON: return "neon";
+    }
+    return NULL;
+}
+
+int smm_isa_supported(smm_isa isa)
+{
+    const smm_cpu_features *cpu = smm_cpu();
+    switch (isa) {
+    case SMM_ISA_AUTO:
+    case SMM_ISA_SCALAR: return 1;
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2: return cpu->avx2_fma;
+    case SMM_ISA_AVX512: return cpu->avx512;
+#endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON: return cpu->neon;
+#endif
+    default: return 0;
+    }
+}
+
+smm_status smm_isa_parse(const char *text, smm_isa *isa)
+{
+    static const smm_isa all[] = { SMM_ISA_AUTO, SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+    char word[16];
+    size_t len = 0;
+    while (*text && isspace((unsigned char)*text))
+        text++;
+    while (text[len] && !isspace((unsigned char)text[len]) && len + 1 < sizeof word) {
+        word[len] = (char)tolower((unsigned char)text[len]);
+        len++;
+    }
+    word[len] = '\0';
+    for (const char *rest = text + len; *rest; rest++)
+        if (!isspace((unsigned char)*rest))
+            return SMM_ERR_BAD_ENV;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (strcmp(word, smm_isa_name(all[i])) == 0) {
+            *isa = all[i];
+            return SMM_OK;
+        }
+    }
+    return SMM_ERR_BAD_ENV;
+}
+
+static smm_isa best_isa(void)
+{
+    if (smm_isa_supported(SMM_ISA_AVX512))
+        return SMM_ISA_AVX512;
+    if (smm_isa_supported(SMM_ISA_AVX2))
+        return SMM_ISA_AVX2;
+    if (smm_isa_supported(SMM_ISA_NEON))
+        return SMM_ISA_NEON;
+    return SMM_ISA_SCALAR;
+}
+
+/* The selection SMM_ISA_AUTO means now, encoded as in isa_selection. */
+static int resolve_auto(void)
+{
+    const char *env = getenv("SKETCHMM_ISA");
+    smm_isa isa = SMM_ISA_AUTO;
+    if (env && *env) {
+        smm_status s = smm_isa_parse(env, &isa);
+        if (s != SMM_OK)
+            return -(int)s;
+    }
+    if (isa == SMM_ISA_AUTO)
+        return (int)best_isa();
+    return smm_isa_supported(isa) ? (int)isa : -(int)SMM_ERR_ISA_UNAVAILABLE;
+}
+
+smm_status smm_set_isa(smm_isa isa)
+{
+    int sel;
+    if (smm_isa_name(isa) == NULL)
+        return SMM_ERR_BAD_ISA; /* an unknown value changes nothing */
+    if (isa == SMM_ISA_AUTO)
+        sel = resolve_auto();
+    else
+        sel = smm_isa_supported(isa) ? (int)isa : -(int)SMM_ERR_ISA_UNAVAILABLE;
+    atomic_store(&isa_selection, sel);
+    return sel > 0 ? SMM_OK : (smm_status)(-sel);
+}
+
+smm_status smm_get_isa(smm_isa *isa)
+{
+    int sel = atomic_load(&isa_selection);
+    if (sel == 0) {
+        sel = resolve_auto();
+        atomic_store(&isa_selection, sel);
+    }
+    if (isa)
+        *isa = sel > 0 ? (smm_isa)sel : SMM_ISA_AUTO;
+    return sel > 0 ? SMM_OK : (smm_status)(-sel);
+}
+
+static int default_threads(void)
+{
+#ifdef _OPENMP
+    int n = omp_get_max_threads();
+    return n > 0 ? n : 1;
+#else
+    return 1;
+#endif
+}
+
+/* SKETCHMM_NUM_THREADS or OpenMP's default, encoded as thread_selection. */
+static int resolve_default_threads(void)
+{
+    const char *env = getenv("SKETCHMM_NUM_THREADS");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        long v = strtol(env, &end, 10);
+        while (*end && isspace((unsigned char)*end))
+            end++;
+        if (errno || *end || v < 1 || v > 4096)
+            return -(int)SMM_ERR_BAD_ENV;
+        return (int)v;
+    }
+    return default_threads();
+}
+
+smm_status smm_set_num_threads(int n)
+{
+    if (n < 0)
+        return SMM_ERR_BAD_THREADS;
+    int sel = n > 0 ? n : resolve_default_threads();
+    atomic_store(&thread_selection, sel);
+    return sel > 0 ? SMM_OK : (smm_status)(-sel);
+}
+
+static int current_threads(void)
+{
+    int sel = atomic_load(&thread_selection);
+    if (sel == 0) {
+        sel = resolve_default_threads();
+        atomic_store(&thread_selection, sel);
+    }
+    return sel;
+}
+
+int smm_get_num_threads(void)
+{
+    int sel = current_threads();
+    return sel > 0 ? sel : 1;
+}
+
+smm_status smm_context_current(smm_context *ctx)
+{
+    smm_isa isa;
+    smm_status s = smm_get_isa(&isa);
+    if (s != SMM_OK)
+        return s;
+    int threads = current_threads();
+    if (threads < 0)
+        return (smm_status)(-threads);
+    ctx->isa = isa;
+    ctx->threads = threads;
+    return SMM_OK;
+}
+
+smm_status smm_check_layout(smm_layout layout)
+{
+    return (layout == SMM_ROW_MAJOR || layout == SMM_COL_MAJOR) ? SMM_OK : SMM_ERR_BAD_LAYOUT;
+}
+
+smm_status smm_check_trans(smm_trans trans)
+{
+    return (trans == SMM_NO_TRANS || trans == SMM_TRANS) ? SMM_OK : SMM_ERR_BAD_TRANS;
+}
+
+smm_status smm_mul_size(int64_t a, int64_t b, int64_t *out)
+{
+    if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, out))
+        return SMM_ERR_OVERFLOW;
+    return SMM_OK;
+}
+
+smm_status smm_check_matrix(smm_layout layout, int64_t rows, int64_t cols,
+                            const void *p, int64_t ld, size_t elem_size)
+{
+    if (rows < 0 || cols < 0)
+        return SMM_ERR_BAD_SIZE;
+    const int64_t inner = layout == SMM_ROW_MAJOR ? cols : rows;
+    const int64_t outer = layout == SMM_ROW_MAJOR ? rows : cols;
+    if (ld < (inner > 1 ? inner : 1))
+        return SMM_ERR_BAD_LEADING_DIM;
+    if (rows == 0 || cols == 0)
+        return SMM_OK;
+    if (p == NULL)
+        return SMM_ERR_NULL_POINTER;
+    /* extent = ((outer - 1) * ld + inner) elements, in bytes, must fit in ptrdiff_t */
+    int64_t extent, bytes;
+    if (smm_mul_size(outer - 1, ld, &extent) != SMM_OK || __builtin_add_overflow(extent, inner, &extent) ||
+        smm_mul_size(extent, (int64_t)elem_size, &bytes) != SMM_OK || (uint64_t)bytes > (uint64_t)PTRDIFF_MAX)
+        return SMM_ERR_OVERFLOW;
+    return SMM_OK;
+}
+
+void *smm_aligned_alloc(size_t n)
+{
+    void *p = NULL;
+    if (n == 0)
+        n = 64;
+    if (n > (size_t)PTRDIFF_MAX - 64 || posix_memalign(&p, 64, n) != 0)
+        return NULL;
+    return p;
+}
+
+void smm_aligned_free(void *p)
+{
+    free(p);
+}

@@ -1,0 +1,63 @@
+/*
+ * smm_runtime.h - library-internal runtime shared by every module: CPU
+ * features, the resolved ISA path and thread count of a call, and the
+ * argument checks every public entry point runs before touching memory.
+ */
+#ifndef SMM_RUNTIME_H
+#define SMM_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sketchmm/common.h"
+
+/* What this CPU (and the operating system) can run. */
+typedef struct {
+    int avx2_fma;         /* AVX2, FMA, POPCNT and OS-saved ymm state */
+    int avx512;           /* AVX-512 F/BW/DQ/VL and OS-saved zmm state */
+    int avx512_vpopcntdq; /* AVX512_VPOPCNTDQ (implies avx512 here) */
+    int neon;             /* AArch64 Advanced SIMD */
+} smm_cpu_features;
+
+/* Detected once, then cached; never NULL. */
+const smm_cpu_features *smm_cpu(void);
+
+/* The settings one call runs with, resolved at its public entry point. */
+typedef struct {
+    smm_isa isa; /* never SMM_ISA_AUTO */
+    int threads; /* >= 1 */
+} smm_context;
+
+/*
+ * Resolve the process-wide ISA path and thread count into *ctx.
+ * Returns SMM_OK or the selection error described in common.h.
+ */
+smm_status smm_context_current(smm_context *ctx);
+
+/* Parse an ISA name as SKETCHMM_ISA accepts it; SMM_ERR_BAD_ENV when unknown. */
+smm_status smm_isa_parse(const char *text, smm_isa *isa);
+
+/* ---- argument checks (no memory is touched) ---- */
+
+smm_status smm_check_layout(smm_layout layout);
+smm_status smm_check_trans(smm_trans trans);
+
+/*
+ * A rows x cols matrix stored in `layout` with leading dimension ld and
+ * elements of elem_size bytes: rows, cols >= 0 (else SMM_ERR_BAD_SIZE);
+ * ld >= max(1, cols) row-major or max(1, rows) column-major
+ * (SMM_ERR_BAD_LEADING_DIM); p non-NULL when rows * cols > 0
+ * (SMM_ERR_NULL_POINTER); its extent in bytes fits in size_t and ptrdiff_t
+ * (SMM_ERR_OVERFLOW). The layout itself must already be valid.
+ */
+smm_status smm_check_matrix(smm_layout layout, int64_t rows, int64_t cols,
+                            const void *p, int64_t ld, size_t elem_size);
+
+/* a * b into *out; SMM_ERR_OVERFLOW when it does not fit in int64_t or a, b < 0. */
+smm_status smm_mul_size(int64_t a, int64_t b, int64_t *out);
+
+/* Allocate n bytes aligned to 64 (NULL when n overflows or memory is short); free with smm_aligned_free. */
+void *smm_aligned_alloc(size_t n);
+void smm_aligned_free(void *p);
+
+#endif /* SMM_RUNTIME_H */

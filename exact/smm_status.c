@@ -1,0 +1,35 @@
+/* smm_status.c - status descriptions and the version string. */
+#include "sketchmm/common.h"
+
+#define SMM_STR2(x) #x
+#define SMM_STR(x) SMM_STR2(x)
+
+const char *smm_version(void)
+{
+    return SMM_STR(SKETCHMM_VERSION_MAJOR) "." SMM_STR(SKETCHMM_VERSION_MINOR) "." SMM_STR(SKETCHMM_VERSION_PATCH);
+}
+
+const char *smm_status_str(smm_status s)
+{
+    switch (s) {
+    case SMM_OK: return "success";
+    case SMM_ERR_NULL_POINTER: return "a required pointer is NULL";
+    case SMM_ERR_BAD_SIZE: return "a dimension is negative";
+    case SMM_ERR_BAD_LEADING_DIM: return "a leading dimension is smaller than the matrix requires";
+    case SMM_ERR_OVERFLOW: return "an element or byte count overflows";
+    case SMM_ERR_BAD_LAYOUT: return "unknown layout (expected SMM_ROW_MAJOR or SMM_COL_MAJOR)";
+    case SMM_ERR_BAD_TRANS: return "unknown transpose flag (expected SMM_NO_TRANS or SMM_TRANS)";
+    case SMM_ERR_BAD_BITS: return "unsupported sketch bit count";
+    case SMM_ERR_BAD_METHOD: return "unknown approximation method";
+    case SMM_ERR_BAD_ISA: return "unknown ISA value";
+    case SMM_ERR_ISA_UNAVAILABLE: return "the requested ISA path is not available on this CPU or build";
+    case SMM_ERR_BAD_ENV: return "SKETCHMM_ISA or SKETCHMM_NUM_THREADS holds a value that cannot be parsed";
+    case SMM_ERR_BAD_THREADS: return "negative thread count";
+    case SMM_ERR_NO_MEMORY: return "out of memory";
+    case SMM_ERR_NON_FINITE: return "input holds NaN or Inf";
+    case SMM_ERR_IO: return "file could not be opened, read or written";
+    case SMM_ERR_BAD_FORMAT: return "file contents do not match the expected format";
+    case SMM_ERR_BAD_ARGUMENT: return "an argument is out of its documented range";
+    }
+    return "unknown status code";
+}

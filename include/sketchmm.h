@@ -1,0 +1,17 @@
+/*
+ * sketchmm.h - the whole public API of sketchmm.
+ *
+ *   sketchmm/common.h  status codes, layouts, version, ISA path, threads
+ *   sketchmm/exact.h   exact_sgemm
+ *   sketchmm/sketch.h  SimHash codes, Hamming distances, estimators
+ *   sketchmm/approx.h  approx_sgemm
+ */
+#ifndef SKETCHMM_H
+#define SKETCHMM_H
+
+#include "sketchmm/common.h"
+#include "sketchmm/exact.h"
+#include "sketchmm/sketch.h"
+#include "sketchmm/approx.h"
+
+#endif /* SKETCHMM_H */

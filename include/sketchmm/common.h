@@ -1,0 +1,120 @@
+/*
+ * sketchmm/common.h - types shared by every sketchmm module: matrix layout and
+ * transpose flags, status codes, the library version, the instruction-set
+ * (ISA) path and the thread count.
+ *
+ * Conventions used by every function of the library
+ * - Matrices travel as a pointer, a layout and a leading dimension, all in
+ *   elements (not bytes), exactly as in CBLAS.
+ * - Functions return an smm_status. On any status other than SMM_OK the
+ *   output arrays are left untouched. Nothing in the library aborts, exits or
+ *   prints.
+ * - The caller owns every array passed in; the library keeps no pointer to
+ *   them after a call returns.
+ */
+#ifndef SKETCHMM_COMMON_H
+#define SKETCHMM_COMMON_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SKETCHMM_VERSION_MAJOR 0
+#define SKETCHMM_VERSION_MINOR 1
+#define SKETCHMM_VERSION_PATCH 0
+
+/* Storage order of a matrix; the values are those of CBLAS. */
+typedef enum { SMM_ROW_MAJOR = 101, SMM_COL_MAJOR = 102 } smm_layout;
+
+/* op(X) = X or its transpose; the values are those of CBLAS. */
+typedef enum { SMM_NO_TRANS = 111, SMM_TRANS = 112 } smm_trans;
+
+/* Status codes. The numbers are stable: new codes are only ever appended. */
+typedef enum {
+    SMM_OK = 0,
+    SMM_ERR_NULL_POINTER = 1,    /* a required pointer is NULL */
+    SMM_ERR_BAD_SIZE = 2,        /* a dimension is negative */
+    SMM_ERR_BAD_LEADING_DIM = 3, /* a leading dimension is smaller than allowed */
+    SMM_ERR_OVERFLOW = 4,        /* an element or byte count does not fit in 64 bits / size_t */
+    SMM_ERR_BAD_LAYOUT = 5,      /* layout is neither SMM_ROW_MAJOR nor SMM_COL_MAJOR */
+    SMM_ERR_BAD_TRANS = 6,       /* a transpose flag is neither SMM_NO_TRANS nor SMM_TRANS */
+    SMM_ERR_BAD_BITS = 7,        /* the sketch bit count is not supported */
+    SMM_ERR_BAD_METHOD = 8,      /* unknown approximation method */
+    SMM_ERR_BAD_ISA = 9,         /* unknown smm_isa value */
+    SMM_ERR_ISA_UNAVAILABLE = 10,/* the requested ISA path is not available on this CPU/build */
+    SMM_ERR_BAD_ENV = 11,        /* SKETCHMM_ISA or SKETCHMM_NUM_THREADS has a value that cannot be parsed */
+    SMM_ERR_BAD_THREADS = 12,    /* a thread count is negative */
+    SMM_ERR_NO_MEMORY = 13,      /* a workspace allocation failed */
+    SMM_ERR_NON_FINITE = 14,     /* an input vector holds NaN or Inf where a finite value is required */
+    SMM_ERR_IO = 15,             /* a file could not be opened, read or written (data and experiment tools) */
+    SMM_ERR_BAD_FORMAT = 16,     /* a file's contents are not what its format requires (data and experiment tools) */
+    SMM_ERR_BAD_ARGUMENT = 17    /* another argument is out of its documented range */
+} smm_status;
+
+/* A short English description of s; never NULL (unknown codes give a generic text). */
+const char *smm_status_str(smm_status s);
+
+/* The library version as "MAJOR.MINOR.PATCH". */
+const char *smm_version(void);
+
+/*
+ * Instruction-set paths. Every kernel of the library exists as a portable C
+ * reference (SMM_ISA_SCALAR) and, where written, in SIMD versions. The path is
+ * chosen once per process: SMM_ISA_AUTO picks the environment variable
+ * SKETCHMM_ISA (scalar|avx2|avx512|neon, case-insensitive) when set and
+ * otherwise the best path this CPU supports. A path may reuse another's kernel
+ * for an operation it has no kernel of its own for (for example the AVX-512
+ * path uses the AVX2 kernel where there is no AVX-512 one); the *_impl()
+ * functions of each module name the kernel that actually runs.
+ */
+typedef enum {
+    SMM_ISA_AUTO = 0,
+    SMM_ISA_SCALAR = 1,
+    SMM_ISA_AVX2 = 2,   /* AVX2 + FMA + POPCNT */
+    SMM_ISA_AVX512 = 3, /* AVX-512 F, BW, DQ, VL (and AVX2 + FMA) */
+    SMM_ISA_NEON = 4    /* AArch64 Advanced SIMD */
+} smm_isa;
+
+/* "auto", "scalar", "avx2", "avx512" or "neon"; NULL for an unknown value. */
+const char *smm_isa_name(smm_isa isa);
+
+/* 1 when this CPU and this build can run path isa, else 0 (SMM_ISA_AUTO and SMM_ISA_SCALAR: always 1). */
+int smm_isa_supported(smm_isa isa);
+
+/*
+ * Select the ISA path for every later call in this process.
+ * SMM_ISA_AUTO re-reads SKETCHMM_ISA (see above).
+ * Returns SMM_ERR_BAD_ISA for an unknown value, SMM_ERR_ISA_UNAVAILABLE when
+ * the CPU lacks the path, SMM_ERR_BAD_ENV when SKETCHMM_ISA cannot be parsed.
+ * After a failed call, computing functions return that same status until a
+ * later smm_set_isa() succeeds. Not to be called while another thread is
+ * inside a sketchmm function.
+ */
+smm_status smm_set_isa(smm_isa isa);
+
+/*
+ * The path in use, resolving SMM_ISA_AUTO on first use. Returns the status a
+ * computing function would return if the selection failed (SKETCHMM_ISA
+ * naming a missing or unknown path); *isa is then SMM_ISA_AUTO.
+ */
+smm_status smm_get_isa(smm_isa *isa);
+
+/*
+ * Threads used by computing functions (OpenMP). n == 0 restores the default:
+ * SKETCHMM_NUM_THREADS when set (a positive integer), otherwise OpenMP's
+ * omp_get_max_threads(). Results never depend on the thread count.
+ * Returns SMM_ERR_BAD_THREADS for n < 0, SMM_ERR_BAD_ENV when n == 0 and
+ * SKETCHMM_NUM_THREADS cannot be parsed (computing functions then return it too).
+ */
+smm_status smm_set_num_threads(int n);
+
+/* The thread count computing functions use (at least 1). */
+int smm_get_num_threads(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKETCHMM_COMMON_H */

@@ -1,0 +1,58 @@
+/*
+ * sketchmm/exact.h - exact single-precision matrix multiplication.
+ */
+#ifndef SKETCHMM_EXACT_H
+#define SKETCHMM_EXACT_H
+
+#include "sketchmm/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * exact_sgemm - C := alpha * op(A) * op(B) + beta * C, as cblas_sgemm.
+ *
+ * op(A) is m x k, op(B) is k x n, C is m x n, all stored in `layout`.
+ * A is stored as an m x k matrix when transa == SMM_NO_TRANS and as k x m
+ * when transa == SMM_TRANS; likewise B is k x n or n x k.
+ * Leading dimensions (in elements) must be at least max(1, number of columns
+ * of the stored matrix) for SMM_ROW_MAJOR and at least max(1, number of rows)
+ * for SMM_COL_MAJOR.
+ *
+ * Semantics
+ * - beta == 0: C is write-only; NaN or Inf already in C does not reach the result.
+ * - k == 0 or alpha == 0: C := beta * C (A and B are not read).
+ * - m == 0 or n == 0: nothing is done (SMM_OK).
+ * - A (B) may be NULL only when it has no elements (m or k, k or n is 0);
+ *   C may be NULL only when m or n is 0.
+ * - C must not overlap A or B.
+ *
+ * Results are bit-identical for any thread count. Different ISA paths round
+ * differently (FMA, summation order); each is accurate to the usual
+ * k * FLT_EPSILON * sum|a||b| bound.
+ *
+ * Returns SMM_OK or, leaving C untouched: SMM_ERR_BAD_LAYOUT, SMM_ERR_BAD_TRANS,
+ * SMM_ERR_BAD_SIZE (negative m, n or k), SMM_ERR_BAD_LEADING_DIM,
+ * SMM_ERR_NULL_POINTER, SMM_ERR_OVERFLOW (a matrix's extent does not fit in
+ * the address space), SMM_ERR_NO_MEMORY, or the ISA/thread selection error
+ * (see common.h).
+ *
+ * Thread safety: may be called from several threads at once.
+ */
+smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
+                       int64_t m, int64_t n, int64_t k, float alpha,
+                       const float *A, int64_t lda, const float *B, int64_t ldb,
+                       float beta, float *C, int64_t ldc);
+
+/*
+ * Name of the micro-kernel exact_sgemm runs on the current ISA path, for logs
+ * (e.g. "avx2_fma_6x16"); "unavailable" when the ISA selection failed.
+ */
+const char *exact_sgemm_impl(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKETCHMM_EXACT_H */

@@ -1,0 +1,111 @@
+/*
+ * sketchmm/sketch.h - locality-sensitive sketches of vectors and the kernels
+ * and estimators that work on them.
+ *
+ * SimHash (random hyperplanes, Charikar 2002)
+ *   Bit b of the code of a vector x is 1 exactly when <x, g_b> > 0, where g_b
+ *   is the b-th Gaussian hyperplane of the seed (sketch_simhash_hyperplanes).
+ *   For two vectors at angle theta, each bit differs with probability
+ *   theta / pi, so the Hamming distance h over `bits` bits gives the unbiased
+ *   angle estimate pi * h / bits (variance theta * (pi - theta) / bits) and the
+ *   cosine estimate cos(pi * h / bits).
+ *
+ * Code layout (the one bit order of the library)
+ *   A code of `bits` bits occupies sketch_words(bits) = ceil(bits / 64)
+ *   uint64_t words. Bit b lives in word b / 64 at bit position b % 64 (value
+ *   1 << (b % 64)). Unused high bits of the last word are 0. A set of n codes
+ *   is stored code after code, code i starting at word i * ldcodes.
+ *
+ * Reproducibility
+ *   Codes depend only on (vectors, bits, seed): they are bit-identical for
+ *   every thread count and ISA path, and on every platform with IEEE-754
+ *   arithmetic. The projections are computed by exact_sgemm; a projection too
+ *   close to 0 for its sign to be certain under float rounding is recomputed
+ *   in double precision in a fixed order, so every path agrees on every sign.
+ */
+#ifndef SKETCHMM_SKETCH_H
+#define SKETCHMM_SKETCH_H
+
+#include "sketchmm/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest supported code length in bits (Hamming distances fit in uint16_t). */
+#define SKETCH_MAX_BITS 65535
+
+/* Words per code: ceil(bits / 64), or 0 when bits is outside 1..SKETCH_MAX_BITS. */
+int64_t sketch_words(int32_t bits);
+
+/*
+ * sketch_simhash_hyperplanes - write the `bits` hyperplanes of `seed` in
+ * dimension d: G is bits x d, row-major, leading dimension ldg >= max(1, d).
+ *
+ * Entry (b, t) is the standard-normal quantile of the uniform
+ * u = ((h >> 11) + 0.5) * 2^-53, where h = XXH3_64bits_withSeed(key, 16, seed)
+ * and key is the 16 bytes of the little-endian uint64 values b and t; the
+ * quantile is computed in double precision (Wichura's AS 241 with a
+ * library-internal logarithm, so every platform gives the same value) and
+ * rounded to float. Entry (b, t) does not depend on d or on the other entries.
+ *
+ * Returns SMM_OK, SMM_ERR_BAD_BITS, SMM_ERR_BAD_SIZE (d < 0),
+ * SMM_ERR_BAD_LEADING_DIM, SMM_ERR_NULL_POINTER (G NULL with d > 0),
+ * SMM_ERR_OVERFLOW.
+ */
+smm_status sketch_simhash_hyperplanes(int32_t bits, int64_t d, uint64_t seed,
+                                      float *G, int64_t ldg);
+
+/*
+ * sketch_simhash_encode - SimHash codes (and optionally Euclidean norms) of
+ * the n rows of X.
+ *
+ * X is n x d in `layout` with leading dimension ldx (as in exact_sgemm: for
+ * SMM_ROW_MAJOR ldx >= max(1, d), for SMM_COL_MAJOR ldx >= max(1, n)); vector i
+ * is row i. codes receives n codes, code i at codes + i * ldcodes, with
+ * ldcodes >= sketch_words(bits). norms, when not NULL, receives the n norms
+ * ||x_i||_2 (computed in double, rounded to float). A zero vector gets the
+ * all-zero code and norm 0.
+ *
+ * Returns SMM_OK or, leaving codes and norms untouched: SMM_ERR_BAD_LAYOUT,
+ * SMM_ERR_BAD_SIZE, SMM_ERR_BAD_LEADING_DIM, SMM_ERR_BAD_BITS,
+ * SMM_ERR_NULL_POINTER, SMM_ERR_OVERFLOW, SMM_ERR_NON_FINITE (a vector holds
+ * NaN or Inf, or its norm overflows), SMM_ERR_NO_MEMORY, or the ISA/thread
+ * selection error. Uses smm_get_num_threads() threads.
+ */
+smm_status sketch_simhash_encode(smm_layout layout, int64_t n, int64_t d,
+                                 const float *X, int64_t ldx,
+                                 int32_t bits, uint64_t seed,
+                                 uint64_t *codes, int64_t ldcodes, float *norms);
+
+/*
+ * sketch_hamming_u32 - all-pairs Hamming distances between two code sets:
+ * dist[i * ldd + j] = popcount(a_i xor b_j) over `words` words, for
+ * 0 <= i < na, 0 <= j < nb. a_i starts at a + i * lda, b_j at b + j * ldb
+ * (in words; lda, ldb >= words >= 1), ldd >= max(1, nb).
+ *
+ * Returns SMM_OK, SMM_ERR_BAD_SIZE, SMM_ERR_BAD_LEADING_DIM,
+ * SMM_ERR_NULL_POINTER, SMM_ERR_OVERFLOW or the ISA/thread selection error.
+ * Uses smm_get_num_threads() threads.
+ */
+smm_status sketch_hamming_u32(int64_t na, const uint64_t *a, int64_t lda,
+                              int64_t nb, const uint64_t *b, int64_t ldb,
+                              int64_t words, uint32_t *dist, int64_t ldd);
+
+/* Name of the Hamming kernel the current ISA path runs (e.g. "avx512_vpopcntdq"). */
+const char *sketch_hamming_impl(void);
+
+/* Angle estimate pi * h / bits (radians) from a SimHash Hamming distance. */
+double sketch_angle_estimate(int64_t h, int32_t bits);
+
+/* Cosine estimate cos(pi * h / bits). */
+double sketch_cosine_estimate(int64_t h, int32_t bits);
+
+/* Inner-product estimate norm_a * norm_b * cos(pi * h / bits). */
+double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, double norm_b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKETCHMM_SKETCH_H */
