@@ -142,7 +142,7 @@ static int resolve_default_threads(void)
         long v = strtol(env, &end, 10);
         while (*end && isspace((unsigned char)*end))
             end++;
-        if (errno || *end || v < 1 || v > 4096)
+        if (errno || *end || v < 1 || v > SMM_MAX_THREADS)
             return -(int)SMM_ERR_BAD_ENV;
         return (int)v;
     }
@@ -151,7 +151,7 @@ static int resolve_default_threads(void)
 
 smm_status smm_set_num_threads(int n)
 {
-    if (n < 0)
+    if (n < 0 || n > SMM_MAX_THREADS)
         return SMM_ERR_BAD_THREADS;
     int sel = n > 0 ? n : resolve_default_threads();
     atomic_store(&thread_selection, sel);

@@ -24,7 +24,7 @@ const char *smm_status_str(smm_status s)
     case SMM_ERR_BAD_ISA: return "unknown ISA value";
     case SMM_ERR_ISA_UNAVAILABLE: return "the requested ISA path is not available on this CPU or build";
     case SMM_ERR_BAD_ENV: return "SKETCHMM_ISA or SKETCHMM_NUM_THREADS holds a value that cannot be parsed";
-    case SMM_ERR_BAD_THREADS: return "negative thread count";
+    case SMM_ERR_BAD_THREADS: return "thread count is negative or above SMM_MAX_THREADS";
     case SMM_ERR_NO_MEMORY: return "out of memory";
     case SMM_ERR_NON_FINITE: return "input holds NaN or Inf";
     case SMM_ERR_IO: return "file could not be opened, read or written";

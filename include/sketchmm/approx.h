@@ -24,7 +24,7 @@ typedef struct {
     approx_method method; /* default APPROX_SIMHASH */
     int32_t bits;         /* sketch length per vector, 1..SKETCH_MAX_BITS; default 256 */
     uint64_t seed;        /* hyperplane seed; default 0x5eed */
-    int32_t num_threads;  /* threads for this call; 0 (default) means smm_get_num_threads() */
+    int32_t num_threads;  /* threads for this call, 0..SMM_MAX_THREADS; 0 (default) means smm_get_num_threads() */
 } approx_options;
 
 #define APPROX_OPTIONS_INIT { APPROX_SIMHASH, 256, UINT64_C(0x5eed), 0 }
@@ -50,8 +50,8 @@ void approx_options_init(approx_options *opts);
  * seed: it is bit-identical for every thread count and ISA path.
  *
  * Returns SMM_OK or, leaving C untouched: every status of exact_sgemm,
- * SMM_ERR_BAD_METHOD, SMM_ERR_BAD_BITS, SMM_ERR_BAD_THREADS (negative
- * num_threads), SMM_ERR_NON_FINITE (A or B holds NaN or Inf).
+ * SMM_ERR_BAD_METHOD, SMM_ERR_BAD_BITS, SMM_ERR_BAD_THREADS (num_threads
+ * outside 0..SMM_MAX_THREADS), SMM_ERR_NON_FINITE (A or B holds NaN or Inf).
  */
 smm_status approx_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
                         int64_t m, int64_t n, int64_t k, float alpha,

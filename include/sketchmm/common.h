@@ -45,7 +45,7 @@ typedef enum {
     SMM_ERR_BAD_ISA = 9,         /* unknown smm_isa value */
     SMM_ERR_ISA_UNAVAILABLE = 10,/* the requested ISA path is not available on this CPU/build */
     SMM_ERR_BAD_ENV = 11,        /* SKETCHMM_ISA or SKETCHMM_NUM_THREADS has a value that cannot be parsed */
-    SMM_ERR_BAD_THREADS = 12,    /* a thread count is negative */
+    SMM_ERR_BAD_THREADS = 12,    /* a thread count is negative or above SMM_MAX_THREADS */
     SMM_ERR_NO_MEMORY = 13,      /* a workspace allocation failed */
     SMM_ERR_NON_FINITE = 14,     /* an input vector holds NaN or Inf where a finite value is required */
     SMM_ERR_IO = 15,             /* a file could not be opened, read or written (data and experiment tools) */
@@ -105,10 +105,13 @@ smm_status smm_get_isa(smm_isa *isa);
  * Threads used by computing functions (OpenMP). n == 0 restores the default:
  * SKETCHMM_NUM_THREADS when set (a positive integer), otherwise OpenMP's
  * omp_get_max_threads(). Results never depend on the thread count.
- * Returns SMM_ERR_BAD_THREADS for n < 0, SMM_ERR_BAD_ENV when n == 0 and
+ * Returns SMM_ERR_BAD_THREADS for n < 0 or n > SMM_MAX_THREADS, SMM_ERR_BAD_ENV when n == 0 and
  * SKETCHMM_NUM_THREADS cannot be parsed (computing functions then return it too).
  */
 smm_status smm_set_num_threads(int n);
+
+/* Largest thread count the library accepts (from the API or SKETCHMM_NUM_THREADS). */
+#define SMM_MAX_THREADS 4096
 
 /* The thread count computing functions use (at least 1). */
 int smm_get_num_threads(void);

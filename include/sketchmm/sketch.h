@@ -4,7 +4,10 @@
  *
  * SimHash (random hyperplanes, Charikar 2002)
  *   Bit b of the code of a vector x is 1 exactly when <x, g_b> > 0, where g_b
- *   is the b-th Gaussian hyperplane of the seed (sketch_simhash_hyperplanes).
+ *   is the b-th Gaussian hyperplane of the seed (sketch_simhash_hyperplanes)
+ *   and the dot product is the reference value D defined below (its sign is
+ *   the sign of the exact dot product unless that is within double rounding
+ *   of 0).
  *   For two vectors at angle theta, each bit differs with probability
  *   theta / pi, so the Hamming distance h over `bits` bits gives the unbiased
  *   angle estimate pi * h / bits (variance theta * (pi - theta) / bits) and the
@@ -19,9 +22,14 @@
  * Reproducibility
  *   Codes depend only on (vectors, bits, seed): they are bit-identical for
  *   every thread count and ISA path, and on every platform with IEEE-754
- *   arithmetic. The projections are computed by exact_sgemm; a projection too
- *   close to 0 for its sign to be certain under float rounding is recomputed
- *   in double precision in a fixed order, so every path agrees on every sign.
+ *   arithmetic. The reference dot product is
+ *     D = (s_0 + s_1) + (s_2 + s_3),  s_r = sum over t = r (mod 4), in
+ *     increasing t, of (double)x_t * (double)g_bt
+ *   evaluated in double precision (each product of two floats is exact).
+ *   The projections are computed in float by exact_sgemm; a projection too
+ *   close to 0 for its sign to be certain under float rounding (by a rigorous
+ *   error bound valid for any summation order, FMA or not), or one that
+ *   overflowed, is replaced by D, so every path produces the sign of D.
  */
 #ifndef SKETCHMM_SKETCH_H
 #define SKETCHMM_SKETCH_H
@@ -47,7 +55,11 @@ int64_t sketch_words(int32_t bits);
  * and key is the 16 bytes of the little-endian uint64 values b and t; the
  * quantile is computed in double precision (Wichura's AS 241 with a
  * library-internal logarithm, so every platform gives the same value) and
- * rounded to float. Entry (b, t) does not depend on d or on the other entries.
+ * rounded to float. u is taken exactly, not rounded to a double: the
+ * quantile is evaluated from q = u - 1/2 = (2 (h >> 11) + 1 - 2^53) * 2^-54,
+ * which is exact, so u never becomes 1 and entries are finite, nonzero and
+ * below 8.3 in magnitude. Entry (b, t) does not depend on d or on the other
+ * entries.
  *
  * Returns SMM_OK, SMM_ERR_BAD_BITS, SMM_ERR_BAD_SIZE (d < 0),
  * SMM_ERR_BAD_LEADING_DIM, SMM_ERR_NULL_POINTER (G NULL with d > 0),
@@ -64,8 +76,10 @@ smm_status sketch_simhash_hyperplanes(int32_t bits, int64_t d, uint64_t seed,
  * SMM_ROW_MAJOR ldx >= max(1, d), for SMM_COL_MAJOR ldx >= max(1, n)); vector i
  * is row i. codes receives n codes, code i at codes + i * ldcodes, with
  * ldcodes >= sketch_words(bits). norms, when not NULL, receives the n norms
- * ||x_i||_2 (computed in double, rounded to float). A zero vector gets the
- * all-zero code and norm 0.
+ * ||x_i||_2 (the square root of the sum of x_t^2 accumulated in double in
+ * increasing t, rounded to float). A zero vector (every vector when d == 0)
+ * gets the all-zero code and norm 0. Only the words 0 .. sketch_words(bits) - 1
+ * of each code are written. X may be NULL when n * d == 0, codes when n == 0.
  *
  * Returns SMM_OK or, leaving codes and norms untouched: SMM_ERR_BAD_LAYOUT,
  * SMM_ERR_BAD_SIZE, SMM_ERR_BAD_LEADING_DIM, SMM_ERR_BAD_BITS,
@@ -82,10 +96,12 @@ smm_status sketch_simhash_encode(smm_layout layout, int64_t n, int64_t d,
  * sketch_hamming_u32 - all-pairs Hamming distances between two code sets:
  * dist[i * ldd + j] = popcount(a_i xor b_j) over `words` words, for
  * 0 <= i < na, 0 <= j < nb. a_i starts at a + i * lda, b_j at b + j * ldb
- * (in words; lda, ldb >= words >= 1), ldd >= max(1, nb).
+ * (in words; lda, ldb >= words >= 1), ldd >= max(1, nb). a may be NULL when
+ * na == 0, b when nb == 0, dist when na * nb == 0.
  *
- * Returns SMM_OK, SMM_ERR_BAD_SIZE, SMM_ERR_BAD_LEADING_DIM,
- * SMM_ERR_NULL_POINTER, SMM_ERR_OVERFLOW or the ISA/thread selection error.
+ * Returns SMM_OK or, leaving dist untouched: SMM_ERR_BAD_SIZE (na or nb
+ * negative, words < 1), SMM_ERR_BAD_LEADING_DIM, SMM_ERR_NULL_POINTER,
+ * SMM_ERR_OVERFLOW or the ISA/thread selection error.
  * Uses smm_get_num_threads() threads.
  */
 smm_status sketch_hamming_u32(int64_t na, const uint64_t *a, int64_t lda,
@@ -95,7 +111,13 @@ smm_status sketch_hamming_u32(int64_t na, const uint64_t *a, int64_t lda,
 /* Name of the Hamming kernel the current ISA path runs (e.g. "avx512_vpopcntdq"). */
 const char *sketch_hamming_impl(void);
 
-/* Angle estimate pi * h / bits (radians) from a SimHash Hamming distance. */
+/*
+ * Estimates from a SimHash Hamming distance h between two codes of `bits`
+ * bits. Each returns NaN when bits is outside 1..SKETCH_MAX_BITS or h is
+ * outside 0..bits.
+ */
+
+/* Angle estimate pi * h / bits (radians). */
 double sketch_angle_estimate(int64_t h, int32_t bits);
 
 /* Cosine estimate cos(pi * h / bits). */

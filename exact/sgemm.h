@@ -1,0 +1,51 @@
+/*
+ * sgemm.h - library-internal entry points of the exact SGEMM, for other
+ * modules (sketch/ projects vectors with it, approx/ may too).
+ */
+#ifndef SGEMM_H
+#define SGEMM_H
+
+#include <stdint.h>
+
+#include "sketchmm/common.h"
+#include "smm_runtime.h"
+
+/*
+ * exact_sgemm with explicit settings: C := alpha * op(A) * op(B) + beta * C
+ * with the semantics and argument rules of exact_sgemm (sketchmm/exact.h),
+ * computed on path ctx->isa with ctx->threads threads.
+ *
+ * Checks, in order, each returning before C is touched:
+ *  1. ctx: NULL -> SMM_ERR_NULL_POINTER; ctx->isa SMM_ISA_AUTO or unknown ->
+ *     SMM_ERR_BAD_ISA; a path this CPU/build cannot run ->
+ *     SMM_ERR_ISA_UNAVAILABLE; ctx->threads < 1 -> SMM_ERR_BAD_THREADS.
+ *  2. layout (SMM_ERR_BAD_LAYOUT), transa, transb (SMM_ERR_BAD_TRANS).
+ *  3. m, n, k >= 0 (SMM_ERR_BAD_SIZE).
+ *  4. smm_check_matrix on the stored A (m x k, or k x m when transposed),
+ *     then B (k x n or n x k), then C (m x n): leading dimension
+ *     (SMM_ERR_BAD_LEADING_DIM), NULL with elements (SMM_ERR_NULL_POINTER),
+ *     extent (SMM_ERR_OVERFLOW).
+ * Then SMM_ERR_NO_MEMORY if the workspace cannot be allocated, else SMM_OK.
+ */
+smm_status exact_sgemm_with(const smm_context *ctx, smm_layout layout, smm_trans transa,
+                            smm_trans transb, int64_t m, int64_t n, int64_t k, float alpha,
+                            const float *A, int64_t lda, const float *B, int64_t ldb,
+                            float beta, float *C, int64_t ldc);
+
+/*
+ * The argument checks of exact_sgemm_with (steps 2 to 4 above, in that
+ * order), for entry points that take the same CBLAS-style arguments.
+ * Touches no memory.
+ */
+smm_status sgemm_check_args(smm_layout layout, smm_trans transa, smm_trans transb,
+                            int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
+                            const float *B, int64_t ldb, const float *C, int64_t ldc);
+
+/*
+ * Name of the micro-kernel path isa runs (e.g. "avx2_fma_6x16"), or
+ * "unavailable" when this build has none (SMM_ISA_AUTO, unknown values,
+ * another architecture's ISA). Does not check the CPU.
+ */
+const char *exact_sgemm_impl_for(smm_isa isa);
+
+#endif /* SGEMM_H */

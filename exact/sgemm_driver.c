@@ -1,0 +1,181 @@
+/*
+ * sgemm_driver.c - the portable blocked SGEMM driver.
+ *
+ * Workspace: one packed B block (kc x nc rounded up to nr, shared by the
+ * team) and one packed A block (mc rounded up to mr, by kc) per thread,
+ * allocated once per call before C is written.
+ */
+#include <stddef.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "sgemm_driver.h"
+#include "smm_runtime.h"
+
+/* Products smaller than this many multiply-adds run on one thread. */
+#define SGEMM_PARALLEL_MIN_MACS (64.0 * 64.0 * 64.0)
+
+static int64_t min_i64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static int64_t round_up(int64_t a, int64_t b)
+{
+    return ceil_div(a, b) * b;
+}
+
+static int64_t gcd_i64(int64_t a, int64_t b)
+{
+    while (b != 0) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* C[rows x cols] := buf (beta == 0, C not read) or beta * C + buf; buf has row stride ldb. */
+static void sgemm_edge_update(int64_t rows, int64_t cols, const float *restrict buf, int64_t ldb,
+                              float beta, float *restrict C, int64_t ldc)
+{
+    for (int64_t i = 0; i < rows; i++) {
+        const float *src = buf + i * ldb;
+        float *dst = C + i * ldc;
+        if (beta == 0.0f) {
+            for (int64_t j = 0; j < cols; j++)
+                dst[j] = src[j];
+        } else {
+            for (int64_t j = 0; j < cols; j++)
+                dst[j] = beta * dst[j] + src[j];
+        }
+    }
+}
+
+/*
+ * The two inner loops over one packed A block (mc x kc) and the B
+ * micro-panels [jr_first, jr_end) of one packed B block: C is the tile
+ * origin of the block, ncols the block's valid columns.
+ */
+static void sgemm_macro_kernel(const sgemm_target *t, int64_t mc, int64_t ncols, int64_t kc,
+                               int64_t jr_first, int64_t jr_end, float alpha,
+                               const float *Ap, const float *Bp, float beta,
+                               float *C, int64_t ldc)
+{
+    _Alignas(64) float edge[SGEMM_MAX_MR * SGEMM_MAX_NR];
+    const int mr = t->mr, nr = t->nr;
+    for (int64_t jr = jr_first; jr < jr_end; jr++) {
+        const int64_t j0 = jr * nr;
+        const int64_t cols = min_i64(nr, ncols - j0);
+        const float *bpanel = Bp + j0 * kc;
+        for (int64_t i0 = 0; i0 < mc; i0 += mr) {
+            const int64_t rows = min_i64(mr, mc - i0);
+            const float *apanel = Ap + i0 * kc;
+            float *ctile = C + i0 * ldc + j0;
+            if (rows == mr && cols == nr) {
+                t->kernel(kc, alpha, apanel, bpanel, beta, ctile, ldc);
+            } else {
+                t->kernel(kc, alpha, apanel, bpanel, 0.0f, edge, nr);
+                sgemm_edge_update(rows, cols, edge, nr, beta, ctile, ldc);
+            }
+        }
+    }
+}
+
+smm_status sgemm_driver_run(const sgemm_target *t, int threads,
+                            int64_t m, int64_t n, int64_t k, float alpha,
+                            sgemm_view A, sgemm_view B, float beta, float *C, int64_t ldc)
+{
+    const int mr = t->mr, nr = t->nr;
+    const int64_t kc_blk = min_i64(t->kc, k);
+    const int64_t nc_blk = min_i64(t->nc, round_up(n, nr));
+    int64_t mc_blk = min_i64(t->mc, round_up(m, mr));
+
+    /* Team size: at most one thread per register tile, one for small products. */
+    int64_t nt = threads;
+    const int64_t tiles = ceil_div(m, mr) * ceil_div(n, nr);
+    if (nt > tiles)
+        nt = tiles;
+    if ((double)m * (double)n * (double)k < SGEMM_PARALLEL_MIN_MACS)
+        nt = 1;
+
+    /*
+     * Work split. With several threads, shrink mc (a multiple of mr) so the
+     * number of ic blocks is a multiple of the team size when m allows;
+     * when there are still too few, split each ic block's B micro-panels
+     * into jsplit chunks so that ic_blocks * jsplit is a multiple of nt.
+     * None of this changes what any tile computes.
+     */
+    int64_t ic_blocks = ceil_div(m, mc_blk);
+    if (nt > 1) {
+        const int64_t wanted = round_up(ic_blocks, nt);
+        mc_blk = round_up(ceil_div(m, wanted), mr);
+        ic_blocks = ceil_div(m, mc_blk);
+    }
+    const int64_t jsplit = nt / gcd_i64(ic_blocks, nt);
+    const int64_t items = ic_blocks * jsplit;
+
+    /* Workspace, before C is touched. Each region starts on a 64-byte boundary. */
+    const size_t b_floats = (size_t)round_up(kc_blk * round_up(nc_blk, nr), 16);
+    const size_t a_floats = (size_t)round_up(mc_blk * kc_blk, 16);
+    float *work = smm_aligned_alloc((b_floats + (size_t)nt * a_floats) * sizeof(float));
+    if (work == NULL)
+        return SMM_ERR_NO_MEMORY;
+    float *const Bp = work;
+
+#pragma omp parallel num_threads((int)nt) if (nt > 1)
+    {
+#ifdef _OPENMP
+        const int64_t tid = omp_get_thread_num();
+#else
+        const int64_t tid = 0;
+#endif
+        float *const Ap = work + b_floats + (size_t)tid * a_floats;
+
+        for (int64_t jc = 0; jc < n; jc += nc_blk) {
+            const int64_t nc = min_i64(nc_blk, n - jc);
+            const int64_t panels = ceil_div(nc, nr);
+            for (int64_t pc = 0; pc < k; pc += kc_blk) {
+                const int64_t kc = min_i64(kc_blk, k - pc);
+                const float beta_blk = pc == 0 ? beta : 1.0f;
+
+                /* The team packs the B block (kc x nc) together; the loop's barrier publishes it. */
+#pragma omp for schedule(static)
+                for (int64_t jr = 0; jr < panels; jr++) {
+                    const int64_t j0 = jr * nr;
+                    sgemm_view bpanel = { B.p + pc * B.rs + (jc + j0) * B.cs, B.rs, B.cs };
+                    sgemm_pack_b_panel(nr, min_i64(nr, nc - j0), kc, bpanel, Bp + j0 * kc);
+                }
+
+                /* Work items are (ic block, jr chunk), ic-major: a thread's items share A blocks. */
+                int64_t packed_ic = -1;
+#pragma omp for schedule(static)
+                for (int64_t item = 0; item < items; item++) {
+                    const int64_t icb = item / jsplit, chunk = item % jsplit;
+                    const int64_t ic = icb * mc_blk;
+                    const int64_t mc = min_i64(mc_blk, m - ic);
+                    if (icb != packed_ic) {
+                        sgemm_view ablock = { A.p + ic * A.rs + pc * A.cs, A.rs, A.cs };
+                        sgemm_pack_a_block(mr, mc, kc, ablock, Ap);
+                        packed_ic = icb;
+                    }
+                    const int64_t jr_first = panels * chunk / jsplit;
+                    const int64_t jr_end = panels * (chunk + 1) / jsplit;
+                    sgemm_macro_kernel(t, mc, nc, kc, jr_first, jr_end, alpha, Ap, Bp, beta_blk,
+                                       C + ic * ldc + jc, ldc);
+                }
+                /* the loop's implied barrier keeps Bp alive until every thread is done with it */
+            }
+        }
+    }
+
+    smm_aligned_free(work);
+    return SMM_OK;
+}

@@ -1,0 +1,83 @@
+/*
+ * sgemm_target.h - the SGEMM micro-kernel contract and the per-ISA targets
+ * (kernel plus block sizes) the blocked driver runs with.
+ *
+ * Only the micro-kernels (sgemm_kernel_*.c) know an instruction set; the
+ * driver (sgemm_driver.c) and the packing routines (sgemm_pack.c) are
+ * portable C and reach a kernel through sgemm_kernel_fn.
+ */
+#ifndef SGEMM_TARGET_H
+#define SGEMM_TARGET_H
+
+#include <stdint.h>
+
+#include "sketchmm/common.h"
+
+/*
+ * sgemm_kernel_fn - one MR x NR tile of C:
+ *
+ *     C := beta * C + alpha * Ap * Bp
+ *
+ * where Ap * Bp is the MR x NR product of an MR x kc and a kc x NR matrix,
+ * summed over p = 0 .. kc-1 in increasing order.
+ *
+ * - Ap: an A micro-panel, MR rows by kc columns, packed column after column:
+ *   element (i, p) is Ap[p * MR + i]. kc * MR floats.
+ * - Bp: a B micro-panel, kc rows by NR columns, packed row after row:
+ *   element (p, j) is Bp[p * NR + j]. kc * NR floats.
+ * - C: the full MR x NR tile; element (i, j) is C[i * ldc + j] (row stride
+ *   ldc >= NR, unit column stride). Kernels never handle partial tiles: the
+ *   driver routes edge tiles through a local MR x NR buffer.
+ * - beta == 0: C is write-only (it is not read, so NaN or Inf in it does not
+ *   reach the result). Otherwise each element becomes beta*c + alpha*ab with
+ *   whatever rounding the kernel documents (FMA or not); the summation order
+ *   over p must not depend on anything but kc, so that a result depends only
+ *   on the data, the target and the k-blocking, never on threading.
+ * - kc >= 0 (kc == 0 gives C := beta * C; the driver never passes it).
+ * - Ap, Bp and C do not overlap. No alignment is required of any pointer.
+ */
+typedef void (*sgemm_kernel_fn)(int64_t kc, float alpha, const float *restrict Ap,
+                                const float *restrict Bp, float beta, float *restrict C,
+                                int64_t ldc);
+
+/* The largest register tile of any target (the driver's edge buffer size). */
+#define SGEMM_MAX_MR 16
+#define SGEMM_MAX_NR 32
+
+/*
+ * sgemm_target - a micro-kernel and the block sizes the driver uses with it.
+ * mc is a multiple of mr and nc a multiple of nr; all are positive. kc must
+ * not depend on anything but the target (results depend on the k-blocking).
+ */
+typedef struct {
+    const char *name;      /* the kernel, for logs: ISA and register tile, e.g. "avx2_fma_6x16" */
+    smm_isa isa;           /* the ISA path this row serves */
+    int mr, nr;            /* register tile: C rows by C columns per kernel call */
+    int64_t mc, kc, nc;    /* cache blocks: rows of A (L2), depth (L1 B micro-panel), columns of B (L3) */
+    sgemm_kernel_fn kernel;
+} sgemm_target;
+
+/*
+ * The target ISA path `isa` runs, or NULL when this build has none for it
+ * (SMM_ISA_AUTO, an unknown value, or an ISA of another architecture).
+ * Does not check that the CPU supports the path.
+ */
+const sgemm_target *sgemm_target_for(smm_isa isa);
+
+/* ---- the micro-kernels (each in its own file; see sgemm_kernel_fn) ---- */
+
+/* Portable C reference: separate multiplies and adds (no FMA); C := beta*c + alpha*ab. */
+void sgemm_kernel_scalar_4x8(int64_t kc, float alpha, const float *restrict Ap,
+                             const float *restrict Bp, float beta, float *restrict C, int64_t ldc);
+
+#if defined(__x86_64__)
+/* AVX2 + FMA: fused multiply-add over p; C := fma(beta, c, alpha*ab). */
+void sgemm_kernel_avx2_6x16(int64_t kc, float alpha, const float *restrict Ap,
+                            const float *restrict Bp, float beta, float *restrict C, int64_t ldc);
+
+/* AVX-512F: fused multiply-add over p; C := fma(beta, c, alpha*ab). */
+void sgemm_kernel_avx512_12x32(int64_t kc, float alpha, const float *restrict Ap,
+                               const float *restrict Bp, float beta, float *restrict C, int64_t ldc);
+#endif
+
+#endif /* SGEMM_TARGET_H */

@@ -1,0 +1,37 @@
+/*
+ * sgemm_targets.c - the SGEMM targets as data: one row per ISA path, naming
+ * its micro-kernel and the block sizes the driver uses with it.
+ *
+ * Block sizes were chosen for a core with a 48 KiB L1d, 1-1.25 MiB L2 and a
+ * shared L3 of 32 MiB or more:
+ * - kc: the B micro-panel (kc x nr floats) the inner loop streams over stays
+ *   in L1 together with an A micro-panel: 256 x 16 x 4 = 16 KiB (AVX2),
+ *   256 x 32 x 4 = 32 KiB (AVX-512).
+ * - mc: the packed A block (mc x kc) stays in L2: 240-288 KiB.
+ * - nc: the packed B block (kc x nc) stays in L3: 4 MiB.
+ * kc is fixed per target (never derived from the thread count), which keeps
+ * results independent of threading.
+ */
+#include <stddef.h>
+
+#include "sgemm_target.h"
+
+static const sgemm_target sgemm_targets[] = {
+    { "scalar_4x8", SMM_ISA_SCALAR, 4, 8, 256, 256, 4096, sgemm_kernel_scalar_4x8 },
+#if defined(__x86_64__)
+    { "avx2_fma_6x16", SMM_ISA_AVX2, 6, 16, 288, 256, 4096, sgemm_kernel_avx2_6x16 },
+    { "avx512_12x32", SMM_ISA_AVX512, 12, 32, 240, 256, 4096, sgemm_kernel_avx512_12x32 },
+#endif
+#if defined(__aarch64__)
+    /* No NEON kernel yet: the NEON path runs the portable reference kernel. */
+    { "scalar_4x8", SMM_ISA_NEON, 4, 8, 256, 256, 4096, sgemm_kernel_scalar_4x8 },
+#endif
+};
+
+const sgemm_target *sgemm_target_for(smm_isa isa)
+{
+    for (size_t i = 0; i < sizeof sgemm_targets / sizeof sgemm_targets[0]; i++)
+        if (sgemm_targets[i].isa == isa)
+            return &sgemm_targets[i];
+    return NULL;
+}

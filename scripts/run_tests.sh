@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The whole test suite, in three builds:
+#   1. native Release build: every Check suite, every ISA path this CPU has;
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build: the same suites;
+#   3. aarch64 cross build (aarch64-linux-gnu-gcc) of the core library and its
+#      suites, run under qemu-aarch64.
+# Needs the packages of scripts/install_deps.sh. Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+passed=0
+failed=0
+status=0
+
+# run_ctest NAME BUILD_DIR: run ctest there and add its counts to the totals.
+run_ctest() {
+  local name=$1 dir=$2 log
+  log=$(mktemp)
+  echo "== $name: ctest"
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" 2>&1 | tee "$log"
+  local line total bad
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1)
+  if [ -z "$line" ]; then
+    echo "$name: ctest printed no summary" >&2
+    failed=$((failed + 1)); status=1
+  else
+    total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+    bad=$(sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/' <<<"$line")
+    passed=$((passed + total - bad)); failed=$((failed + bad))
+    [ "$bad" -eq 0 ] || status=1
+  fi
+  rm -f "$log"
+}
+
+# build NAME BUILD_DIR CMAKE_ARGS...: configure and build, counting a failure as a failed test.
+build() {
+  local name=$1 dir=$2; shift 2
+  echo "== $name: configure and build"
+  if cmake -S . -B "$dir" -DSKETCHMM_WERROR=ON "$@" >"$dir.configure.log" 2>&1 &&
+     cmake --build "$dir" -j "$jobs"; then
+    return 0
+  fi
+  cat "$dir.configure.log" >&2
+  echo "$name: build failed" >&2
+  failed=$((failed + 1)); status=1
+  return 1
+}
+
+mkdir -p build-tests
+build native build-tests/native -DCMAKE_BUILD_TYPE=Release && run_ctest native build-tests/native
+build sanitizers build-tests/sanitize -DCMAKE_BUILD_TYPE=Debug -DSKETCHMM_SANITIZE=ON &&
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest sanitizers build-tests/sanitize
+
+if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null &&
+   [ -f /usr/lib/aarch64-linux-gnu/pkgconfig/check.pc ]; then
+  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+  build aarch64 build-tests/aarch64 -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \
+    -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc \
+    -DCMAKE_CROSSCOMPILING_EMULATOR="qemu-aarch64;-L;/usr/aarch64-linux-gnu" \
+    -DSKETCHMM_BUILD_EXPERIMENTS=OFF &&
+    run_ctest aarch64 build-tests/aarch64
+else
+  echo "aarch64: aarch64-linux-gnu-gcc, qemu-aarch64 or arm64 Check missing: run scripts/install_deps.sh" >&2
+  failed=$((failed + 1)); status=1
+fi
+
+echo
+echo "$passed passed, $failed failed"
+exit $status

@@ -1,0 +1,30 @@
+/* estimators.c - code sizes and the SimHash angle, cosine and inner-product estimates. */
+#include <math.h>
+
+#include "sketchmm/sketch.h"
+
+static const double SKETCH_PI = 3.14159265358979323846;
+
+int64_t sketch_words(int32_t bits)
+{
+    if (bits < 1 || bits > SKETCH_MAX_BITS)
+        return 0;
+    return ((int64_t)bits + 63) / 64;
+}
+
+double sketch_angle_estimate(int64_t h, int32_t bits)
+{
+    if (bits < 1 || bits > SKETCH_MAX_BITS || h < 0 || h > bits)
+        return NAN;
+    return SKETCH_PI * (double)h / (double)bits;
+}
+
+double sketch_cosine_estimate(int64_t h, int32_t bits)
+{
+    return cos(sketch_angle_estimate(h, bits));
+}
+
+double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, double norm_b)
+{
+    return norm_a * norm_b * sketch_cosine_estimate(h, bits);
+}

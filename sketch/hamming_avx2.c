@@ -1,0 +1,102 @@
+/*
+ * hamming_avx2.c - AVX2 Hamming row kernel (see hamming_kernels.h).
+ *
+ * Codes of 4 words or more are counted 4 words (one ymm) at a time with the
+ * nibble-table popcount: vpshufb looks up the bit count of each low and high
+ * nibble, byte counts accumulate for up to 31 vectors (31 * 8 = 248 fits a
+ * byte) and vpsadbw folds them into four 64-bit lane sums. The leftover
+ * words % 4 words use the hardware popcnt, as do codes shorter than 4 words.
+ *
+ * Four codes are finished together: their lane sums are packed into 16-bit
+ * fields of one vector (code k shifted left by 16k) and reduced once. This
+ * is exact when a code's distance cannot exceed 65535, i.e. words <= 1023
+ * (every SKETCH_MAX_BITS code); longer codes are reduced one at a time.
+ */
+#include <immintrin.h>
+
+#include "sketch/hamming_kernels.h"
+
+/* Largest word count whose distances (<= 64 * words) fit a 16-bit field. */
+#define HAMMING_AVX2_PACK_MAX_WORDS 1023
+
+/* Per-byte popcount of x. */
+static inline __m256i popcount_bytes_avx2(__m256i x)
+{
+    const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                           0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i low_nibbles = _mm256_set1_epi8(0x0f);
+    const __m256i lo = _mm256_and_si256(x, low_nibbles);
+    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), low_nibbles);
+    return _mm256_add_epi8(_mm256_shuffle_epi8(table, lo), _mm256_shuffle_epi8(table, hi));
+}
+
+/* Four 64-bit lane sums of popcount(q xor bj) over the first vw words (vw % 4 == 0). */
+static inline __m256i xor_popcount_lanes_avx2(const uint64_t *q, const uint64_t *bj, int64_t vw)
+{
+    __m256i lanes = _mm256_setzero_si256();
+    int64_t w = 0;
+    while (w < vw) {
+        const int64_t end = vw - w > 4 * 31 ? w + 4 * 31 : vw;
+        __m256i bytes = _mm256_setzero_si256();
+        for (; w < end; w += 4) {
+            const __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(q + w)),
+                                               _mm256_loadu_si256((const __m256i *)(bj + w)));
+            bytes = _mm256_add_epi8(bytes, popcount_bytes_avx2(x));
+        }
+        lanes = _mm256_add_epi64(lanes, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
+    }
+    return lanes;
+}
+
+/* Sum of the four 64-bit lanes of v. */
+static inline uint64_t hsum_epi64_avx2(__m256i v)
+{
+    __m128i h = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
+    return (uint64_t)_mm_cvtsi128_si64(h);
+}
+
+/* popcount(q xor bj) over words w0 .. words - 1 with the popcnt instruction. */
+static inline uint64_t xor_popcount_tail_avx2(const uint64_t *q, const uint64_t *bj,
+                                              int64_t w0, int64_t words)
+{
+    uint64_t count = 0;
+    for (int64_t w = w0; w < words; w++)
+        count += (uint64_t)_mm_popcnt_u64(q[w] ^ bj[w]);
+    return count;
+}
+
+void hamming_row_avx2(const uint64_t *q, const uint64_t *b, int64_t nb,
+                      int64_t ldb, int64_t words, uint32_t *out)
+{
+    if (words < 4) {
+        for (int64_t j = 0; j < nb; j++)
+            out[j] = (uint32_t)xor_popcount_tail_avx2(q, b + j * ldb, 0, words);
+        return;
+    }
+
+    const int64_t vw = words & ~(int64_t)3; /* words counted with vectors */
+    int64_t j = 0;
+    if (words <= HAMMING_AVX2_PACK_MAX_WORDS) {
+        for (; j + 4 <= nb; j += 4) {
+            const uint64_t *b0 = b + j * ldb;
+            const __m256i s0 = xor_popcount_lanes_avx2(q, b0, vw);
+            const __m256i s1 = xor_popcount_lanes_avx2(q, b0 + ldb, vw);
+            const __m256i s2 = xor_popcount_lanes_avx2(q, b0 + 2 * ldb, vw);
+            const __m256i s3 = xor_popcount_lanes_avx2(q, b0 + 3 * ldb, vw);
+            /* field k (bits 16k .. 16k+15) of every lane holds code k's lane sum */
+            __m256i packed = _mm256_add_epi64(s0, _mm256_slli_epi64(s1, 16));
+            packed = _mm256_add_epi64(packed, _mm256_slli_epi64(s2, 32));
+            packed = _mm256_add_epi64(packed, _mm256_slli_epi64(s3, 48));
+            const uint64_t fields = hsum_epi64_avx2(packed);
+            for (int k = 0; k < 4; k++)
+                out[j + k] = (uint32_t)(((fields >> (16 * k)) & 0xffff) +
+                                        xor_popcount_tail_avx2(q, b0 + k * ldb, vw, words));
+        }
+    }
+    for (; j < nb; j++) {
+        const uint64_t *bj = b + j * ldb;
+        out[j] = (uint32_t)(hsum_epi64_avx2(xor_popcount_lanes_avx2(q, bj, vw)) +
+                            xor_popcount_tail_avx2(q, bj, vw, words));
+    }
+}

@@ -1,0 +1,287 @@
+/*
+ * test_approx.c - approx_sgemm: agreement with its definition (codes, Hamming
+ * distance, cosine estimate, norms) in every layout and transpose, error that
+ * falls as bits grow, reproducibility across ISA paths and thread counts, and
+ * the statuses of bad input.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "test_util.h"
+
+/* Aligned data: every vector is a shared direction plus smaller noise. */
+static void fill_aligned(float *x, int64_t count, int64_t d, const float *direction, float noise, uint64_t *rng)
+{
+    for (int64_t i = 0; i < count; i++)
+        for (int64_t t = 0; t < d; t++)
+            x[i * d + t] = direction[t] + noise * test_rng_uniform(rng);
+}
+
+/* Store the row-major m x k matrix X (as op(X)) into `stored` for layout/trans, leading dimension ld. */
+static void store(smm_layout layout, smm_trans trans, int64_t rows, int64_t cols, const float *X, float *stored,
+                  int64_t ld)
+{
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++) {
+            /* op(X)(i, j) is stored X(i, j) or X(j, i) */
+            const int64_t r = trans == SMM_NO_TRANS ? i : j, c = trans == SMM_NO_TRANS ? j : i;
+            stored[layout == SMM_ROW_MAJOR ? r * ld + c : c * ld + r] = X[i * cols + j];
+        }
+}
+
+static int64_t stored_size(smm_layout layout, smm_trans trans, int64_t rows, int64_t cols, int64_t ld)
+{
+    const int64_t r = trans == SMM_NO_TRANS ? rows : cols, c = trans == SMM_NO_TRANS ? cols : rows;
+    return layout == SMM_ROW_MAJOR ? r * ld : c * ld;
+}
+
+/* Expected C(i, j) from the documented definition, computed with the public sketch API. */
+static void expected_product(int64_t m, int64_t n, int64_t k, float alpha, const float *opA, const float *opBt,
+                             float beta, const float *C0, const approx_options *o, float *E)
+{
+    const int64_t w = sketch_words(o->bits);
+    uint64_t *ca = malloc((size_t)(m * w) * 8), *cb = malloc((size_t)(n * w) * 8);
+    float *na = malloc((size_t)m * 4), *nb = malloc((size_t)n * 4);
+    uint32_t *h = malloc((size_t)(m * n) * 4);
+    ck_assert_int_eq(sketch_simhash_encode(SMM_ROW_MAJOR, m, k, opA, k, o->bits, o->seed, ca, w, na), SMM_OK);
+    ck_assert_int_eq(sketch_simhash_encode(SMM_ROW_MAJOR, n, k, opBt, k, o->bits, o->seed, cb, w, nb), SMM_OK);
+    ck_assert_int_eq(sketch_hamming_u32(m, ca, w, n, cb, w, w, h, n), SMM_OK);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            const float cosine = (float)sketch_cosine_estimate(h[i * n + j], o->bits);
+            float v = alpha * (na[i] * nb[j] * cosine);
+            if (beta != 0.0f)
+                v += beta * C0[i * n + j];
+            E[i * n + j] = v;
+        }
+    free(ca), free(cb), free(na), free(nb), free(h);
+}
+
+START_TEST(matches_definition_in_every_layout)
+{
+    const int64_t m = 37, n = 29, k = 50, pad = 3;
+    const smm_layout layouts[] = { SMM_ROW_MAJOR, SMM_COL_MAJOR };
+    const smm_trans trans[] = { SMM_NO_TRANS, SMM_TRANS };
+    const float alphas[] = { 1.0f, -0.5f }, betas[] = { 0.0f, 0.75f };
+    uint64_t rng = 11;
+    float direction[50];
+    test_fill_uniform(direction, k, &rng);
+    float *opA = malloc(sizeof(float) * m * k), *opBt = malloc(sizeof(float) * n * k);
+    float *opB = malloc(sizeof(float) * k * n), *C0 = malloc(sizeof(float) * m * n);
+    float *E = malloc(sizeof(float) * m * n);
+    fill_aligned(opA, m, k, direction, 1.0f, &rng);
+    fill_aligned(opBt, n, k, direction, 1.0f, &rng);
+    memset(opA + 5 * k, 0, sizeof(float) * k); /* a zero row of op(A) */
+    for (int64_t p = 0; p < k; p++)
+        for (int64_t j = 0; j < n; j++)
+            opB[p * n + j] = opBt[j * k + p];
+    test_fill_uniform(C0, m * n, &rng);
+    approx_options o = APPROX_OPTIONS_INIT;
+    o.bits = 200;
+
+    for (int li = 0; li < 2; li++)
+        for (int ta = 0; ta < 2; ta++)
+            for (int tb = 0; tb < 2; tb++)
+                for (int ab = 0; ab < 2; ab++) {
+                    const smm_layout L = layouts[li];
+                    const int64_t lda = (trans[ta] == SMM_NO_TRANS) == (L == SMM_ROW_MAJOR) ? k + pad : m + pad;
+                    const int64_t ldb = (trans[tb] == SMM_NO_TRANS) == (L == SMM_ROW_MAJOR) ? n + pad : k + pad;
+                    const int64_t ldc = (L == SMM_ROW_MAJOR ? n : m) + pad;
+                    float *A = calloc((size_t)stored_size(L, trans[ta], m, k, lda), sizeof(float));
+                    float *B = calloc((size_t)stored_size(L, trans[tb], k, n, ldb), sizeof(float));
+                    float *C = malloc(sizeof(float) * (size_t)stored_size(L, SMM_NO_TRANS, m, n, ldc));
+                    store(L, trans[ta], m, k, opA, A, lda);
+                    store(L, trans[tb], k, n, opB, B, ldb);
+                    const float beta = betas[ab], alpha = alphas[ab];
+                    /* NaN everywhere: in the padding, and in C itself when beta == 0 (it must not leak). */
+                    for (int64_t i = 0; i < stored_size(L, SMM_NO_TRANS, m, n, ldc); i++)
+                        C[i] = NAN;
+                    if (beta != 0.0f)
+                        store(L, SMM_NO_TRANS, m, n, C0, C, ldc);
+                    ck_assert_int_eq(approx_sgemm(L, trans[ta], trans[tb], m, n, k, alpha, A, lda, B, ldb, beta, C,
+                                                  ldc, &o),
+                                     SMM_OK);
+                    expected_product(m, n, k, alpha, opA, opBt, beta, C0, &o, E);
+                    for (int64_t i = 0; i < m; i++)
+                        for (int64_t j = 0; j < n; j++) {
+                            const float got = C[L == SMM_ROW_MAJOR ? i * ldc + j : j * ldc + i];
+                            ck_assert_msg(got == E[i * n + j], "layout %d transa %d transb %d (%lld,%lld): %g vs %g",
+                                          L, trans[ta], trans[tb], (long long)i, (long long)j, got, E[i * n + j]);
+                        }
+                    const int64_t lines = L == SMM_ROW_MAJOR ? m : n, used = L == SMM_ROW_MAJOR ? n : m;
+                    for (int64_t r = 0; r < lines; r++) /* the padding past each line is not written */
+                        for (int64_t c = used; c < ldc; c++)
+                            ck_assert(isnan(C[r * ldc + c]));
+                    for (int64_t j = 0; j < n; j++) /* the zero row gives beta * C */
+                        ck_assert(C[L == SMM_ROW_MAJOR ? 5 * ldc + j : j * ldc + 5] ==
+                                  (beta == 0.0f ? 0.0f : beta * C0[5 * n + j]));
+                    free(A), free(B), free(C);
+                }
+    free(opA), free(opBt), free(opB), free(C0), free(E);
+}
+END_TEST
+
+/* Relative Frobenius error of approx_sgemm against exact_sgemm. */
+static double relative_error(int64_t m, int64_t n, int64_t k, const float *A, const float *B, int32_t bits)
+{
+    float *Y = malloc(sizeof(float) * m * n), *Z = malloc(sizeof(float) * m * n);
+    approx_options o = APPROX_OPTIONS_INIT;
+    o.bits = bits;
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1, A, k, B, n, 0, Y, n), SMM_OK);
+    ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1, A, k, B, n, 0, Z, n, &o),
+                     SMM_OK);
+    double num = 0, den = 0;
+    for (int64_t i = 0; i < m * n; i++) {
+        num += ((double)Y[i] - Z[i]) * ((double)Y[i] - Z[i]);
+        den += (double)Y[i] * Y[i];
+    }
+    free(Y), free(Z);
+    return sqrt(num / den);
+}
+
+START_TEST(error_falls_as_bits_grow)
+{
+    const int64_t m = 64, n = 64, k = 96;
+    uint64_t rng = 5;
+    float direction[96];
+    test_fill_uniform(direction, k, &rng);
+    float *A = malloc(sizeof(float) * m * k), *Bt = malloc(sizeof(float) * n * k), *B = malloc(sizeof(float) * k * n);
+    fill_aligned(A, m, k, direction, 0.8f, &rng);
+    fill_aligned(Bt, n, k, direction, 0.8f, &rng);
+    for (int64_t p = 0; p < k; p++)
+        for (int64_t j = 0; j < n; j++)
+            B[p * n + j] = Bt[j * k + p];
+    const int32_t bits[] = { 64, 256, 1024, 4096 };
+    double err[4];
+    for (int i = 0; i < 4; i++) {
+        err[i] = relative_error(m, n, k, A, B, bits[i]);
+        if (i > 0)
+            ck_assert_msg(err[i] < 0.8 * err[i - 1], "bits %d: error %g, bits %d: %g", bits[i], err[i],
+                          bits[i - 1], err[i - 1]);
+    }
+    ck_assert_msg(err[3] < 0.05, "4096 bits on aligned data: relative error %g", err[3]);
+    free(A), free(Bt), free(B);
+}
+END_TEST
+
+START_TEST(same_result_on_every_isa_and_thread_count)
+{
+    const int64_t m = 70, n = 45, k = 33;
+    uint64_t rng = 99;
+    float *A = malloc(sizeof(float) * m * k), *B = malloc(sizeof(float) * k * n);
+    float *ref = malloc(sizeof(float) * m * n), *C = malloc(sizeof(float) * m * n);
+    test_fill_uniform(A, m * k, &rng);
+    test_fill_uniform(B, k * n, &rng);
+    approx_options o = APPROX_OPTIONS_INIT;
+    o.bits = 130;
+    o.num_threads = 1;
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_SCALAR), SMM_OK);
+    ck_assert_int_eq(approx_sgemm(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, A, m, B, k, 0, ref, m, &o),
+                     SMM_OK);
+    smm_isa isas[4];
+    const int count = test_supported_isas(isas);
+    for (int i = 0; i < count; i++)
+        for (int threads = 1; threads <= 3; threads++) {
+            ck_assert_int_eq(smm_set_isa(isas[i]), SMM_OK);
+            o.num_threads = threads;
+            ck_assert_int_eq(
+                approx_sgemm(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, A, m, B, k, 0, C, m, &o),
+                SMM_OK);
+            ck_assert_msg(memcmp(C, ref, sizeof(float) * m * n) == 0, "isa %s, %d threads differ",
+                          smm_isa_name(isas[i]), threads);
+        }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+    free(A), free(B), free(ref), free(C);
+}
+END_TEST
+
+START_TEST(defaults_and_degenerate_sizes)
+{
+    approx_options o;
+    approx_options_init(&o);
+    const approx_options init = APPROX_OPTIONS_INIT;
+    ck_assert_int_eq(o.method, init.method);
+    ck_assert_int_eq(o.bits, init.bits);
+    ck_assert(o.seed == init.seed);
+    approx_options_init(NULL);
+
+    float A[6] = { 1, 2, 3, 4, 5, 6 }, B[6] = { 1, 0, 0, 1, 1, 1 }, C[4] = { 1, 2, 3, 4 }, D[4];
+    /* NULL options mean the defaults. */
+    approx_options d = APPROX_OPTIONS_INIT;
+    ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, 1, A, 3, B, 2, 0, C, 2, NULL),
+                     SMM_OK);
+    ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, 1, A, 3, B, 2, 0, D, 2, &d),
+                     SMM_OK);
+    ck_assert(memcmp(C, D, sizeof C) == 0);
+    /* k == 0: C := beta * C; m == 0 or n == 0: nothing, even with NULL pointers. */
+    float E[4] = { 1, 2, 3, 4 };
+    ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 0, 1, NULL, 1, NULL, 2, 2, E, 2,
+                                  NULL),
+                     SMM_OK);
+    ck_assert(E[0] == 2 && E[1] == 4 && E[2] == 6 && E[3] == 8);
+    ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 0, 2, 3, 1, NULL, 3, B, 2, 0, NULL, 2,
+                                  NULL),
+                     SMM_OK);
+}
+END_TEST
+
+START_TEST(bad_input_leaves_c_untouched)
+{
+    float A[4] = { 1, 2, 3, 4 }, B[4] = { 1, 0, 0, 1 }, C[4] = { 7, 7, 7, 7 };
+    approx_options o = APPROX_OPTIONS_INIT;
+#define CALL(layout, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, opts) \
+    approx_sgemm(layout, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc, opts)
+    ck_assert_int_eq(CALL((smm_layout)0, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 2, B, 2, C, 2, &o), SMM_ERR_BAD_LAYOUT);
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, (smm_trans)3, SMM_NO_TRANS, 2, 2, 2, A, 2, B, 2, C, 2, &o), SMM_ERR_BAD_TRANS);
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, (smm_trans)3, 2, 2, 2, A, 2, B, 2, C, 2, &o), SMM_ERR_BAD_TRANS);
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, -1, 2, 2, A, 2, B, 2, C, 2, &o), SMM_ERR_BAD_SIZE);
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 1, B, 2, C, 2, &o),
+                     SMM_ERR_BAD_LEADING_DIM);
+    ck_assert_int_eq(CALL(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 2, B, 2, C, 1, &o),
+                     SMM_ERR_BAD_LEADING_DIM);
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, NULL, 2, B, 2, C, 2, &o),
+                     SMM_ERR_NULL_POINTER);
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 2, B, 2, NULL, 2, &o),
+                     SMM_ERR_NULL_POINTER);
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, INT64_MAX / 2, 2, 2, A, 2, B, 2, C, 2, &o),
+                     SMM_ERR_OVERFLOW);
+    o.method = (approx_method)77;
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 2, B, 2, C, 2, &o), SMM_ERR_BAD_METHOD);
+    o.method = APPROX_SIMHASH;
+    const int32_t bad_bits[] = { 0, -64, SKETCH_MAX_BITS + 1 };
+    for (int i = 0; i < 3; i++) {
+        o.bits = bad_bits[i];
+        ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 2, B, 2, C, 2, &o),
+                         SMM_ERR_BAD_BITS);
+    }
+    o.bits = 64;
+    o.num_threads = -1;
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 2, B, 2, C, 2, &o), SMM_ERR_BAD_THREADS);
+    o.num_threads = SMM_MAX_THREADS + 1;
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 2, B, 2, C, 2, &o), SMM_ERR_BAD_THREADS);
+    o.num_threads = 0;
+    float bad[4] = { 1, NAN, 3, 4 };
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, bad, 2, B, 2, C, 2, &o),
+                     SMM_ERR_NON_FINITE);
+    bad[1] = INFINITY;
+    ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 2, bad, 2, C, 2, &o),
+                     SMM_ERR_NON_FINITE);
+#undef CALL
+    for (int i = 0; i < 4; i++)
+        ck_assert(C[i] == 7.0f);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("approx");
+    TCase *tc = tcase_create("approx");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, matches_definition_in_every_layout);
+    tcase_add_test(tc, error_falls_as_bits_grow);
+    tcase_add_test(tc, same_result_on_every_isa_and_thread_count);
+    tcase_add_test(tc, defaults_and_degenerate_sizes);
+    tcase_add_test(tc, bad_input_leaves_c_untouched);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}

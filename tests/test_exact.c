@@ -1,0 +1,577 @@
+/*
+ * test_exact.c - Check suite of the exact module (exact_sgemm).
+ *
+ * Every ISA path the CPU supports is compared with a double-precision naive
+ * reference over all layouts and transposes, shapes that straddle register
+ * tiles and cache blocks, padded leading dimensions and the special values
+ * of alpha and beta; then thread-count invariance, the k == 0 / alpha == 0
+ * and empty cases, argument errors (C untouched) and the kernel names.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+#include "exact/sgemm.h"
+
+/* ---- matrices stored in a layout, with a possibly padded leading dimension ---- */
+
+typedef struct {
+    smm_layout layout;
+    int64_t rows, cols, ld;
+    int64_t size; /* floats allocated */
+    float *p;
+} stored_matrix;
+
+static int64_t max_i64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* A rows x cols matrix in `layout`, ld = the minimum plus pad, filled with uniform values. */
+static stored_matrix stored_new(smm_layout layout, int64_t rows, int64_t cols, int64_t pad,
+                                uint64_t *rng)
+{
+    stored_matrix s;
+    s.layout = layout;
+    s.rows = rows;
+    s.cols = cols;
+    const int64_t inner = layout == SMM_ROW_MAJOR ? cols : rows;
+    const int64_t outer = layout == SMM_ROW_MAJOR ? rows : cols;
+    s.ld = max_i64(1, inner) + pad;
+    s.size = max_i64(1, outer * s.ld);
+    s.p = malloc((size_t)s.size * sizeof(float));
+    ck_assert_ptr_nonnull(s.p);
+    test_fill_uniform(s.p, s.size, rng);
+    return s;
+}
+
+static int64_t stored_index(const stored_matrix *s, int64_t i, int64_t j)
+{
+    return s->layout == SMM_ROW_MAJOR ? i * s->ld + j : i + j * s->ld;
+}
+
+/* Element (r, c) of op(S): S(r, c) or S(c, r). */
+static double op_elem(const stored_matrix *s, smm_trans t, int64_t r, int64_t c)
+{
+    return t == SMM_NO_TRANS ? s->p[stored_index(s, r, c)] : s->p[stored_index(s, c, r)];
+}
+
+/* ---- one multiplication checked against the reference ---- */
+
+typedef struct {
+    smm_layout layout;
+    smm_trans ta, tb;
+    int64_t m, n, k;
+    float alpha, beta;
+    int64_t pad; /* added to every leading dimension */
+} sgemm_case;
+
+static const char *layout_name(smm_layout l)
+{
+    return l == SMM_ROW_MAJOR ? "row" : "col";
+}
+
+static const char *trans_name(smm_trans t)
+{
+    return t == SMM_NO_TRANS ? "N" : "T";
+}
+
+/*
+ * Run c on the current ISA path and compare with a double-precision
+ * reference: |c - ref| <= 4 (k + 2) eps (|alpha| sum |a||b| + |beta||c0|) + FLT_MIN.
+ * With beta == 0, C starts as NaN. The padding of C must stay untouched.
+ */
+static void check_case(const sgemm_case *c, uint64_t seed)
+{
+    uint64_t rng = seed;
+    const int a_plain = c->ta == SMM_NO_TRANS, b_plain = c->tb == SMM_NO_TRANS;
+    stored_matrix A = stored_new(c->layout, a_plain ? c->m : c->k, a_plain ? c->k : c->m, c->pad, &rng);
+    stored_matrix B = stored_new(c->layout, b_plain ? c->k : c->n, b_plain ? c->n : c->k, c->pad, &rng);
+    stored_matrix C = stored_new(c->layout, c->m, c->n, c->pad, &rng);
+    if (c->beta == 0.0f)
+        for (int64_t i = 0; i < c->m; i++)
+            for (int64_t j = 0; j < c->n; j++)
+                C.p[stored_index(&C, i, j)] = NAN;
+    float *C0 = malloc((size_t)C.size * sizeof(float));
+    ck_assert_ptr_nonnull(C0);
+    memcpy(C0, C.p, (size_t)C.size * sizeof(float));
+
+    smm_status s = exact_sgemm(c->layout, c->ta, c->tb, c->m, c->n, c->k, c->alpha, A.p, A.ld,
+                               B.p, B.ld, c->beta, C.p, C.ld);
+    ck_assert_msg(s == SMM_OK, "status %d", (int)s);
+
+    int64_t bad = 0;
+    char first[256] = "";
+    for (int64_t i = 0; i < c->m; i++) {
+        for (int64_t j = 0; j < c->n; j++) {
+            double sum = 0.0, abs_sum = 0.0;
+            for (int64_t p = 0; p < c->k; p++) {
+                const double prod = op_elem(&A, c->ta, i, p) * op_elem(&B, c->tb, p, j);
+                sum += prod;
+                abs_sum += fabs(prod);
+            }
+            const int64_t idx = stored_index(&C, i, j);
+            double ref = (double)c->alpha * sum, mag = fabs((double)c->alpha) * abs_sum;
+            if (c->beta != 0.0f) {
+                ref += (double)c->beta * C0[idx];
+                mag += fabs((double)c->beta * C0[idx]);
+            }
+            const double tol = 4.0 * (double)(c->k + 2) * FLT_EPSILON * mag + FLT_MIN;
+            const double got = C.p[idx];
+            if (!(fabs(got - ref) <= tol)) {
+                if (bad == 0)
+                    snprintf(first, sizeof first, "C(%lld,%lld) = %.9g, reference %.9g, tolerance %.3g",
+                             (long long)i, (long long)j, got, ref, tol);
+                bad++;
+            }
+        }
+    }
+    /* every stored element outside the m x n matrix (the ld padding) keeps its bits */
+    int64_t touched = 0;
+    const int64_t inner = c->layout == SMM_ROW_MAJOR ? c->n : c->m;
+    for (int64_t e = 0; e < C.size; e++)
+        if (e % C.ld >= inner && memcmp(&C.p[e], &C0[e], sizeof(float)) != 0)
+            touched++;
+
+    smm_isa isa = SMM_ISA_AUTO;
+    smm_get_isa(&isa);
+    ck_assert_msg(bad == 0 && touched == 0,
+                  "isa %s (kernel %s) %s %s%s m=%lld n=%lld k=%lld alpha=%g beta=%g pad=%lld: "
+                  "%lld elements off (first: %s), %lld padding elements written",
+                  smm_isa_name(isa), exact_sgemm_impl(), layout_name(c->layout),
+                  trans_name(c->ta), trans_name(c->tb), (long long)c->m, (long long)c->n,
+                  (long long)c->k, (double)c->alpha, (double)c->beta, (long long)c->pad,
+                  (long long)bad, first, (long long)touched);
+    free(C0);
+    free(A.p);
+    free(B.p);
+    free(C.p);
+}
+
+/* ---- the eight layout x transa x transb combinations ---- */
+
+static void combo_of(int index, smm_layout *layout, smm_trans *ta, smm_trans *tb)
+{
+    *layout = (index & 4) ? SMM_COL_MAJOR : SMM_ROW_MAJOR;
+    *ta = (index & 2) ? SMM_TRANS : SMM_NO_TRANS;
+    *tb = (index & 1) ? SMM_TRANS : SMM_NO_TRANS;
+}
+
+static const int64_t sizes[] = { 1, 2, 3, 7, 17, 33, 100, 257 };
+#define NSIZES 8
+
+static const float alphas_betas[][2] = {
+    { 1.0f, 0.0f }, { 1.0f, 1.0f }, { -0.75f, 1.5f }, { 1.5f, -0.75f },
+    { 0.0f, 1.5f }, { 0.0f, 0.0f }, { -0.75f, 0.0f }, { 1.5f, 1.0f },
+};
+#define NAB 8
+
+/* Shapes beyond the sizes list: several mc / kc blocks, several nc blocks. */
+static const int64_t big_shapes[][3] = { { 613, 37, 530 }, { 5, 4133, 9 }, { 50, 70, 600 } };
+#define NBIG 3
+
+/*
+ * Loop test over the 8 combinations: on every ISA, each size appears as m,
+ * n and k (two cyclic families), plus the big shapes; alpha, beta and the
+ * padding rotate with the shape so every (alpha, beta) pair meets every
+ * combination.
+ */
+START_TEST(test_sgemm_matches_reference)
+{
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    smm_layout layout;
+    smm_trans ta, tb;
+    combo_of(_i, &layout, &ta, &tb);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        int shape = 0;
+        for (int family = 0; family < 2; family++) {
+            for (int s = 0; s < NSIZES; s++, shape++) {
+                const int ab = (shape + _i) % NAB;
+                sgemm_case c = { layout, ta, tb, 0, 0, 0, alphas_betas[ab][0], alphas_betas[ab][1],
+                                 shape % 3 == 0 ? 0 : 3 + shape % 5 };
+                if (family == 0) {
+                    c.m = sizes[s];
+                    c.n = sizes[(s + 3) % NSIZES];
+                    c.k = sizes[(s + 6) % NSIZES];
+                } else {
+                    c.m = sizes[(s + 5) % NSIZES];
+                    c.n = sizes[(s + 6) % NSIZES];
+                    c.k = sizes[(s + 7) % NSIZES];
+                }
+                check_case(&c, 1000u * (uint64_t)_i + (uint64_t)shape);
+            }
+        }
+        for (int b = 0; b < NBIG; b++, shape++) {
+            const int ab = (shape + _i) % NAB;
+            /* the big shapes must reach the kernel: never alpha == 0 */
+            const float alpha = alphas_betas[ab][0] != 0.0f ? alphas_betas[ab][0] : -0.75f;
+            sgemm_case c = { layout, ta, tb, big_shapes[b][0], big_shapes[b][1], big_shapes[b][2],
+                             alpha, alphas_betas[ab][1], b };
+            check_case(&c, 5000u + 1000u * (uint64_t)_i + (uint64_t)shape);
+        }
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+/* 257 x 257 x 257 once per ISA, each ISA on another combination. */
+START_TEST(test_sgemm_cube_257)
+{
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        sgemm_case c;
+        combo_of((3 * ii + 1) % 8, &c.layout, &c.ta, &c.tb);
+        c.m = c.n = c.k = 257;
+        c.alpha = -0.75f;
+        c.beta = ii % 2 ? 0.0f : 1.5f;
+        c.pad = 11;
+        check_case(&c, 77u + (uint64_t)ii);
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+/* ---- thread-count invariance ---- */
+
+START_TEST(test_sgemm_threads_bit_identical)
+{
+    static const struct {
+        int combo;
+        int64_t m, n, k;
+        float beta;
+    } shapes[] = {
+        { 0, 613, 300, 531, 0.0f },  /* several ic and k blocks */
+        { 6, 7, 4133, 20, 1.5f },    /* one ic block: threads split the B panels; two nc blocks */
+        { 3, 100, 100, 100, -0.75f },
+        { 5, 257, 33, 700, 1.0f },
+    };
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+            uint64_t rng = 99u + si;
+            smm_layout layout;
+            smm_trans ta, tb;
+            combo_of(shapes[si].combo, &layout, &ta, &tb);
+            const int64_t m = shapes[si].m, n = shapes[si].n, k = shapes[si].k;
+            const int a_plain = ta == SMM_NO_TRANS, b_plain = tb == SMM_NO_TRANS;
+            stored_matrix A = stored_new(layout, a_plain ? m : k, a_plain ? k : m, 1, &rng);
+            stored_matrix B = stored_new(layout, b_plain ? k : n, b_plain ? n : k, 2, &rng);
+            stored_matrix C0 = stored_new(layout, m, n, 3, &rng);
+            float *first = NULL;
+            for (int threads = 1; threads <= 4; threads++) {
+                ck_assert_int_eq(smm_set_num_threads(threads), SMM_OK);
+                float *C = malloc((size_t)C0.size * sizeof(float));
+                ck_assert_ptr_nonnull(C);
+                memcpy(C, C0.p, (size_t)C0.size * sizeof(float));
+                ck_assert_int_eq(exact_sgemm(layout, ta, tb, m, n, k, 1.25f, A.p, A.ld, B.p, B.ld,
+                                             shapes[si].beta, C, C0.ld),
+                                 SMM_OK);
+                if (first == NULL) {
+                    first = C;
+                } else {
+                    ck_assert_msg(memcmp(first, C, (size_t)C0.size * sizeof(float)) == 0,
+                                  "isa %s shape %zu: %d threads differ from 1 thread",
+                                  exact_sgemm_impl(), si, threads);
+                    free(C);
+                }
+            }
+            free(first);
+            free(A.p);
+            free(B.p);
+            free(C0.p);
+        }
+    }
+    ck_assert_int_eq(smm_set_num_threads(0), SMM_OK);
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+/* ---- k == 0 and alpha == 0: C := beta * C without reading A or B ---- */
+
+START_TEST(test_sgemm_k_zero_and_alpha_zero)
+{
+    static const float betas[] = { 0.0f, 1.0f, -0.75f };
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int li = 0; li < 2; li++) {
+            const smm_layout layout = li ? SMM_COL_MAJOR : SMM_ROW_MAJOR;
+            for (int bi = 0; bi < 3; bi++) {
+                const float beta = betas[bi];
+                for (int alpha_zero = 0; alpha_zero < 2; alpha_zero++) {
+                    const int64_t m = 5, n = 7, k = alpha_zero ? 3 : 0;
+                    uint64_t rng = 7u;
+                    /* alpha == 0: A and B hold NaN, which must not be read */
+                    float *A = NULL, *B = NULL;
+                    float poison[64];
+                    for (int e = 0; e < 64; e++)
+                        poison[e] = NAN;
+                    if (alpha_zero)
+                        A = B = poison;
+                    stored_matrix C = stored_new(layout, m, n, 2, &rng);
+                    if (beta == 0.0f)
+                        for (int64_t e = 0; e < C.size; e++)
+                            if (e % C.ld < (layout == SMM_ROW_MAJOR ? n : m))
+                                C.p[e] = NAN;
+                    float *C0 = malloc((size_t)C.size * sizeof(float));
+                    ck_assert_ptr_nonnull(C0);
+                    memcpy(C0, C.p, (size_t)C.size * sizeof(float));
+                    /* leading dimensions valid for both layouts: 8 >= every dimension */
+                    smm_status s = exact_sgemm(layout, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k,
+                                               alpha_zero ? 0.0f : 1.0f, A, 8, B, 8, beta, C.p, C.ld);
+                    ck_assert_int_eq(s, SMM_OK);
+                    const int64_t inner = layout == SMM_ROW_MAJOR ? n : m;
+                    for (int64_t e = 0; e < C.size; e++) {
+                        if (e % C.ld < inner) {
+                            const float want = beta == 0.0f ? 0.0f : beta * C0[e];
+                            ck_assert_msg(memcmp(&C.p[e], &want, sizeof(float)) == 0,
+                                          "C[%lld] = %g, want %g", (long long)e, (double)C.p[e],
+                                          (double)want);
+                        } else {
+                            ck_assert(memcmp(&C.p[e], &C0[e], sizeof(float)) == 0);
+                        }
+                    }
+                    free(C0);
+                    free(C.p);
+                }
+            }
+        }
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+/* ---- m == 0 or n == 0: nothing is done; matrices without elements may be NULL ---- */
+
+START_TEST(test_sgemm_empty_is_noop)
+{
+    float B[12], A[12], C[4];
+    for (int e = 0; e < 12; e++)
+        A[e] = B[e] = 1.0f;
+    for (int e = 0; e < 4; e++)
+        C[e] = -3.0f;
+    const float C0[4] = { -3.0f, -3.0f, -3.0f, -3.0f };
+    for (int li = 0; li < 2; li++) {
+        const smm_layout layout = li ? SMM_COL_MAJOR : SMM_ROW_MAJOR;
+        /* m == 0: A (0 x 3) and C (0 x 4) are NULL, B (3 x 4) is not */
+        ck_assert_int_eq(exact_sgemm(layout, SMM_NO_TRANS, SMM_NO_TRANS, 0, 4, 3, 1.0f, NULL, 4, B,
+                                     4, 0.0f, NULL, 4),
+                         SMM_OK);
+        /* n == 0: B (3 x 0) and C (2 x 0) are NULL */
+        ck_assert_int_eq(exact_sgemm(layout, SMM_NO_TRANS, SMM_NO_TRANS, 2, 0, 3, 1.0f, A, 3, NULL,
+                                     3, 0.0f, NULL, 2),
+                         SMM_OK);
+        /* n == 0 with a C pointer: untouched */
+        ck_assert_int_eq(exact_sgemm(layout, SMM_TRANS, SMM_TRANS, 2, 0, 3, 1.0f, A, 3, B, 3, 0.0f,
+                                     C, 2),
+                         SMM_OK);
+        ck_assert(memcmp(C, C0, sizeof C) == 0);
+        /* everything empty, every pointer NULL */
+        ck_assert_int_eq(exact_sgemm(layout, SMM_NO_TRANS, SMM_TRANS, 0, 0, 0, 1.0f, NULL, 1, NULL,
+                                     1, 0.0f, NULL, 1),
+                         SMM_OK);
+        ck_assert_int_eq(exact_sgemm(layout, SMM_TRANS, SMM_NO_TRANS, 3, 0, 0, 1.0f, NULL, 3, NULL,
+                                     1, 1.0f, NULL, 3),
+                         SMM_OK);
+    }
+}
+END_TEST
+
+/* ---- argument errors: the documented status, C bit-for-bit untouched ---- */
+
+typedef struct {
+    const char *what;
+    smm_layout layout;
+    smm_trans ta, tb;
+    int64_t m, n, k;
+    int a_null, b_null, c_null;
+    int64_t lda, ldb, ldc;
+    smm_status want;
+} bad_case;
+
+START_TEST(test_sgemm_bad_arguments)
+{
+    const smm_layout R = SMM_ROW_MAJOR, L = SMM_COL_MAJOR;
+    const smm_trans N = SMM_NO_TRANS, T = SMM_TRANS;
+    const int64_t huge = INT64_MAX / 2;
+    /* valid reference: m = 4, n = 5, k = 3; row-major lda 3, ldb 5, ldc 5; column-major lda 4, ldb 3, ldc 4 */
+    const bad_case cases[] = {
+        { "layout 0", (smm_layout)0, N, N, 4, 5, 3, 0, 0, 0, 3, 5, 5, SMM_ERR_BAD_LAYOUT },
+        { "layout 103", (smm_layout)103, N, N, 4, 5, 3, 0, 0, 0, 3, 5, 5, SMM_ERR_BAD_LAYOUT },
+        { "transa 0", R, (smm_trans)0, N, 4, 5, 3, 0, 0, 0, 3, 5, 5, SMM_ERR_BAD_TRANS },
+        { "transa 113", R, (smm_trans)113, N, 4, 5, 3, 0, 0, 0, 3, 5, 5, SMM_ERR_BAD_TRANS },
+        { "transb 110", L, N, (smm_trans)110, 4, 5, 3, 0, 0, 0, 4, 3, 4, SMM_ERR_BAD_TRANS },
+        { "bad layout before bad size", (smm_layout)7, N, N, -1, 5, 3, 0, 0, 0, 3, 5, 5, SMM_ERR_BAD_LAYOUT },
+        { "m < 0", R, N, N, -1, 5, 3, 0, 0, 0, 3, 5, 5, SMM_ERR_BAD_SIZE },
+        { "n < 0", R, N, N, 4, -1, 3, 0, 0, 0, 3, 5, 5, SMM_ERR_BAD_SIZE },
+        { "k < 0", L, N, N, 4, 5, -1, 0, 0, 0, 4, 3, 4, SMM_ERR_BAD_SIZE },
+        { "row lda < k", R, N, N, 4, 5, 3, 0, 0, 0, 2, 5, 5, SMM_ERR_BAD_LEADING_DIM },
+        { "row lda < m (A^T)", R, T, N, 4, 5, 3, 0, 0, 0, 3, 5, 5, SMM_ERR_BAD_LEADING_DIM },
+        { "row ldb < n", R, N, N, 4, 5, 3, 0, 0, 0, 3, 4, 5, SMM_ERR_BAD_LEADING_DIM },
+        { "row ldb < k (B^T)", R, N, T, 4, 5, 3, 0, 0, 0, 3, 2, 5, SMM_ERR_BAD_LEADING_DIM },
+        { "row ldc < n", R, N, N, 4, 5, 3, 0, 0, 0, 3, 5, 4, SMM_ERR_BAD_LEADING_DIM },
+        { "col lda < m", L, N, N, 4, 5, 3, 0, 0, 0, 3, 3, 4, SMM_ERR_BAD_LEADING_DIM },
+        { "col lda < k (A^T)", L, T, N, 4, 5, 3, 0, 0, 0, 2, 3, 4, SMM_ERR_BAD_LEADING_DIM },
+        { "col ldb < k", L, N, N, 4, 5, 3, 0, 0, 0, 4, 2, 4, SMM_ERR_BAD_LEADING_DIM },
+        { "col ldb < n (B^T)", L, N, T, 4, 5, 3, 0, 0, 0, 4, 4, 4, SMM_ERR_BAD_LEADING_DIM },
+        { "col ldc < m", L, N, N, 4, 5, 3, 0, 0, 0, 4, 3, 3, SMM_ERR_BAD_LEADING_DIM },
+        { "ldc 0 with m == 0", R, N, N, 0, 5, 3, 0, 0, 0, 3, 5, 0, SMM_ERR_BAD_LEADING_DIM },
+        { "A NULL", R, N, N, 4, 5, 3, 1, 0, 0, 3, 5, 5, SMM_ERR_NULL_POINTER },
+        { "B NULL", L, N, T, 4, 5, 3, 0, 1, 0, 4, 5, 4, SMM_ERR_NULL_POINTER },
+        { "C NULL", R, T, T, 4, 5, 3, 0, 0, 1, 4, 3, 5, SMM_ERR_NULL_POINTER },
+        { "A NULL (transposed, column-major)", L, T, N, 4, 5, 3, 1, 0, 0, 3, 3, 4, SMM_ERR_NULL_POINTER },
+        { "A extent overflows (m huge)", R, N, N, huge, 1, 1, 0, 0, 0, 1, 1, 1, SMM_ERR_OVERFLOW },
+        { "B extent overflows (ldb huge)", R, N, N, 1, 1, 2, 0, 0, 0, 2, huge, 1, SMM_ERR_OVERFLOW },
+        { "C extent overflows (ldc huge)", L, N, N, 1, 3, 1, 0, 0, 0, 1, 1, INT64_MAX / 4,
+          SMM_ERR_OVERFLOW },
+        { "A^T extent overflows (m huge, col)", L, T, N, huge, 1, 1, 0, 0, 0, 1, 1, huge,
+          SMM_ERR_OVERFLOW },
+    };
+    float A[64], B[64], C[64], C0[64];
+    uint64_t rng = 3u;
+    test_fill_uniform(A, 64, &rng);
+    test_fill_uniform(B, 64, &rng);
+    test_fill_uniform(C0, 64, &rng);
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+            const bad_case *b = &cases[ci];
+            memcpy(C, C0, sizeof C);
+            smm_status s = exact_sgemm(b->layout, b->ta, b->tb, b->m, b->n, b->k, 1.5f,
+                                       b->a_null ? NULL : A, b->lda, b->b_null ? NULL : B, b->ldb,
+                                       0.0f, b->c_null ? NULL : C, b->ldc);
+            ck_assert_msg(s == b->want, "%s: status %d (%s), want %d", b->what, (int)s,
+                          smm_status_str(s), (int)b->want);
+            ck_assert_msg(memcmp(C, C0, sizeof C) == 0, "%s: C was written", b->what);
+        }
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+/* The internal entry point checks its context first. */
+START_TEST(test_sgemm_with_bad_context)
+{
+    float A[4] = { 1, 2, 3, 4 }, B[4] = { 1, 0, 0, 1 }, C[4] = { 9, 9, 9, 9 };
+    const float C0[4] = { 9, 9, 9, 9 };
+    smm_context ctx = { SMM_ISA_SCALAR, 1 };
+    ck_assert_int_eq(exact_sgemm_with(NULL, SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f,
+                                      A, 2, B, 2, 0.0f, C, 2),
+                     SMM_ERR_NULL_POINTER);
+    ctx.isa = SMM_ISA_AUTO;
+    ck_assert_int_eq(exact_sgemm_with(&ctx, SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f,
+                                      A, 2, B, 2, 0.0f, C, 2),
+                     SMM_ERR_BAD_ISA);
+    ctx.isa = (smm_isa)42;
+    ck_assert_int_eq(exact_sgemm_with(&ctx, SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f,
+                                      A, 2, B, 2, 0.0f, C, 2),
+                     SMM_ERR_BAD_ISA);
+    ctx.isa = SMM_ISA_SCALAR;
+    ctx.threads = 0;
+    ck_assert_int_eq(exact_sgemm_with(&ctx, SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f,
+                                      A, 2, B, 2, 0.0f, C, 2),
+                     SMM_ERR_BAD_THREADS);
+    static const smm_isa others[] = { SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+    for (int i = 0; i < 3; i++) {
+        if (smm_isa_supported(others[i]))
+            continue;
+        ctx.isa = others[i];
+        ctx.threads = 1;
+        ck_assert_int_eq(exact_sgemm_with(&ctx, SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2,
+                                          1.0f, A, 2, B, 2, 0.0f, C, 2),
+                         SMM_ERR_ISA_UNAVAILABLE);
+    }
+    ck_assert(memcmp(C, C0, sizeof C) == 0);
+    /* and computes with a valid one */
+    ctx.isa = SMM_ISA_SCALAR;
+    ctx.threads = 3;
+    ck_assert_int_eq(exact_sgemm_with(&ctx, SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f,
+                                      A, 2, B, 2, 0.0f, C, 2),
+                     SMM_OK);
+    ck_assert(memcmp(C, A, sizeof C) == 0);
+}
+END_TEST
+
+/* A failed ISA selection reaches exact_sgemm and exact_sgemm_impl. */
+START_TEST(test_sgemm_selection_error)
+{
+    static const smm_isa others[] = { SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+    float A[4] = { 1, 2, 3, 4 }, B[4] = { 1, 0, 0, 1 }, C[4] = { 9, 9, 9, 9 };
+    const float C0[4] = { 9, 9, 9, 9 };
+    for (int i = 0; i < 3; i++) {
+        if (smm_isa_supported(others[i]))
+            continue;
+        ck_assert_int_eq(smm_set_isa(others[i]), SMM_ERR_ISA_UNAVAILABLE);
+        ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f, A, 2,
+                                     B, 2, 0.0f, C, 2),
+                         SMM_ERR_ISA_UNAVAILABLE);
+        ck_assert_str_eq(exact_sgemm_impl(), "unavailable");
+        ck_assert(memcmp(C, C0, sizeof C) == 0);
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+START_TEST(test_sgemm_impl_names)
+{
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        const char *name = exact_sgemm_impl();
+        ck_assert_ptr_nonnull(name);
+        ck_assert_int_gt((int)strlen(name), 0);
+        ck_assert_str_ne(name, "unavailable");
+        ck_assert_str_eq(name, exact_sgemm_impl_for(isas[ii]));
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+    ck_assert_str_eq(exact_sgemm_impl_for(SMM_ISA_AUTO), "unavailable");
+    ck_assert_str_eq(exact_sgemm_impl_for((smm_isa)42), "unavailable");
+}
+END_TEST
+
+static Suite *exact_suite(void)
+{
+    Suite *s = suite_create("exact");
+
+    TCase *tc = tcase_create("reference");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_sgemm_matches_reference, 0, 8);
+    tcase_add_test(tc, test_sgemm_cube_257);
+    tcase_add_test(tc, test_sgemm_threads_bit_identical);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("special");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_sgemm_k_zero_and_alpha_zero);
+    tcase_add_test(tc, test_sgemm_empty_is_noop);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("errors");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_sgemm_bad_arguments);
+    tcase_add_test(tc, test_sgemm_with_bad_context);
+    tcase_add_test(tc, test_sgemm_selection_error);
+    tcase_add_test(tc, test_sgemm_impl_names);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(exact_suite());
+}

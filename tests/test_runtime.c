@@ -1,0 +1,152 @@
+/* test_runtime.c - status codes, version, ISA selection and thread settings. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+START_TEST(status_strings_are_distinct)
+{
+    for (int a = SMM_OK; a <= SMM_ERR_BAD_ARGUMENT; a++) {
+        const char *sa = smm_status_str((smm_status)a);
+        ck_assert_ptr_nonnull(sa);
+        ck_assert_int_gt((int)strlen(sa), 0);
+        for (int b = a + 1; b <= SMM_ERR_BAD_ARGUMENT; b++)
+            ck_assert_str_ne(sa, smm_status_str((smm_status)b));
+    }
+    ck_assert_str_eq(smm_status_str((smm_status)9999), "unknown status code");
+}
+END_TEST
+
+START_TEST(version_matches_macros)
+{
+    char expect[32];
+    snprintf(expect, sizeof expect, "%d.%d.%d", SKETCHMM_VERSION_MAJOR, SKETCHMM_VERSION_MINOR,
+             SKETCHMM_VERSION_PATCH);
+    ck_assert_str_eq(smm_version(), expect);
+}
+END_TEST
+
+/* An ISA path this build can never run on this CPU. */
+static smm_isa foreign_isa(void)
+{
+#if defined(__aarch64__)
+    return SMM_ISA_AVX2;
+#else
+    return SMM_ISA_NEON;
+#endif
+}
+
+START_TEST(isa_selection_and_errors)
+{
+    smm_isa isa;
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_SCALAR), SMM_OK);
+    ck_assert_int_eq(smm_get_isa(&isa), SMM_OK);
+    ck_assert_int_eq(isa, SMM_ISA_SCALAR);
+    ck_assert_str_eq(smm_isa_name(isa), "scalar");
+    ck_assert_ptr_null(smm_isa_name((smm_isa)42));
+
+    ck_assert_int_eq(smm_set_isa((smm_isa)42), SMM_ERR_BAD_ISA);
+    ck_assert_int_eq(smm_get_isa(&isa), SMM_OK); /* an unknown value changes nothing */
+    ck_assert_int_eq(isa, SMM_ISA_SCALAR);
+
+    ck_assert_int_eq(smm_isa_supported(foreign_isa()), 0);
+    ck_assert_int_eq(smm_set_isa(foreign_isa()), SMM_ERR_ISA_UNAVAILABLE);
+    ck_assert_int_eq(smm_get_isa(&isa), SMM_ERR_ISA_UNAVAILABLE);
+    float a = 1, b = 2, c = 7;
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 1, 1, 1, 1, &a, 1, &b, 1, 0, &c, 1),
+                     SMM_ERR_ISA_UNAVAILABLE);
+    ck_assert(c == 7.0f);
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 1, 1, 1, 1, &a, 1, &b, 1, 0, &c, 1),
+                     SMM_OK);
+    ck_assert(c == 2.0f);
+}
+END_TEST
+
+START_TEST(isa_environment_override)
+{
+    smm_isa isa;
+    setenv("SKETCHMM_ISA", "  Scalar ", 1);
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+    ck_assert_int_eq(smm_get_isa(&isa), SMM_OK);
+    ck_assert_int_eq(isa, SMM_ISA_SCALAR);
+
+    setenv("SKETCHMM_ISA", smm_isa_name(foreign_isa()), 1);
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_ERR_ISA_UNAVAILABLE);
+    ck_assert_str_eq(exact_sgemm_impl(), "unavailable");
+
+    setenv("SKETCHMM_ISA", "sse9", 1);
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_ERR_BAD_ENV);
+    float a = 1, b = 2, c = 7;
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 1, 1, 1, 1, &a, 1, &b, 1, 0, &c, 1),
+                     SMM_ERR_BAD_ENV);
+    ck_assert(c == 7.0f);
+
+    /* An explicit choice replaces a failed environment selection. */
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_SCALAR), SMM_OK);
+    ck_assert_int_eq(smm_get_isa(&isa), SMM_OK);
+
+    unsetenv("SKETCHMM_ISA");
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+    ck_assert_int_eq(smm_get_isa(&isa), SMM_OK);
+    ck_assert(smm_isa_supported(isa));
+    ck_assert_int_ne(isa, SMM_ISA_AUTO);
+}
+END_TEST
+
+START_TEST(every_supported_isa_can_be_selected)
+{
+    smm_isa isas[4];
+    const int count = test_supported_isas(isas);
+    ck_assert_int_ge(count, 1);
+    for (int i = 0; i < count; i++) {
+        smm_isa got;
+        ck_assert_int_eq(smm_set_isa(isas[i]), SMM_OK);
+        ck_assert_int_eq(smm_get_isa(&got), SMM_OK);
+        ck_assert_int_eq(got, isas[i]);
+        ck_assert_str_ne(exact_sgemm_impl(), "unavailable");
+        ck_assert_int_gt((int)strlen(sketch_hamming_impl()), 0);
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+START_TEST(thread_settings)
+{
+    ck_assert_int_eq(smm_set_num_threads(-1), SMM_ERR_BAD_THREADS);
+    ck_assert_int_eq(smm_set_num_threads(3), SMM_OK);
+    ck_assert_int_eq(smm_get_num_threads(), 3);
+
+    setenv("SKETCHMM_NUM_THREADS", "2", 1);
+    ck_assert_int_eq(smm_set_num_threads(0), SMM_OK);
+    ck_assert_int_eq(smm_get_num_threads(), 2);
+
+    setenv("SKETCHMM_NUM_THREADS", "two", 1);
+    ck_assert_int_eq(smm_set_num_threads(0), SMM_ERR_BAD_ENV);
+    float a = 1, b = 2, c = 7;
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 1, 1, 1, 1, &a, 1, &b, 1, 0, &c, 1),
+                     SMM_ERR_BAD_ENV);
+    ck_assert(c == 7.0f);
+    setenv("SKETCHMM_NUM_THREADS", "0", 1);
+    ck_assert_int_eq(smm_set_num_threads(0), SMM_ERR_BAD_ENV);
+
+    unsetenv("SKETCHMM_NUM_THREADS");
+    ck_assert_int_eq(smm_set_num_threads(0), SMM_OK);
+    ck_assert_int_ge(smm_get_num_threads(), 1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("runtime");
+    TCase *tc = tcase_create("runtime");
+    tcase_add_test(tc, status_strings_are_distinct);
+    tcase_add_test(tc, version_matches_macros);
+    tcase_add_test(tc, isa_selection_and_errors);
+    tcase_add_test(tc, isa_environment_override);
+    tcase_add_test(tc, every_supported_isa_can_be_selected);
+    tcase_add_test(tc, thread_settings);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}
