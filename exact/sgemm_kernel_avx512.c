@@ -5,7 +5,8 @@
  * accumulators (12 rows x two 16-wide halves), two for the B row and one
  * for the broadcast A value, out of 32. Each element is summed over p in
  * increasing order with FMA, then c := alpha*ab (beta == 0) or
- * fma(beta, c, alpha*ab).
+ * fma(beta, c, alpha*ab). The C tile is prefetched before the loop so its
+ * cache misses overlap the arithmetic.
  */
 #include <immintrin.h>
 
@@ -36,6 +37,14 @@ void sgemm_kernel_avx512_12x32(int64_t kc, float alpha, const float *restrict Ap
     for (int i = 0; i < AVX512_MR; i++) {
         lo[i] = _mm512_setzero_ps();
         hi[i] = _mm512_setzero_ps();
+    }
+
+    /* fetch the C tile while the products accumulate */
+#pragma GCC unroll 16
+    for (int i = 0; i < AVX512_MR; i++) {
+        _mm_prefetch((const char *)(C + i * ldc + 0), _MM_HINT_T0);
+        _mm_prefetch((const char *)(C + i * ldc + 16), _MM_HINT_T0);
+        _mm_prefetch((const char *)(C + i * ldc + 31), _MM_HINT_T0);
     }
 
     for (int64_t p = 0; p < kc; p++) {

@@ -22,7 +22,8 @@
  *   isa            fixed string, RESULTS_ISA_LEN bytes ("avx2", ...)
  *   status         int32    smm_status of the approximate product (0 = SMM_OK;
  *                           otherwise the float fields below are NaN)
- *   exact_seconds  float64  median wall time of exact_sgemm
+ *   exact_seconds  float64  median wall time of exact_sgemm, timed in
+ *                           alternation with this row's approx_sgemm runs
  *   approx_seconds float64  median wall time of approx_sgemm
  *   speedup        float64  exact_seconds / approx_seconds
  *   nmse           float64  mean((Y - Yhat)^2) / var(Y)

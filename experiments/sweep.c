@@ -2,6 +2,11 @@
  * sweep.c - sketchmm_sweep: time exact_sgemm against approx_sgemm over a list
  * of sketch lengths and record speed and error in an HDF5 table.
  *
+ * Timing: exact_sgemm is timed alone once (reference values, progress
+ * line), then every configuration alternates exact and approximate runs and
+ * records both medians, so a change of machine load during a sweep affects
+ * both sides of a row's speedup alike.
+ *
  * The product is a Gram-type product C = A * B: the data set gives m + n
  * vectors of dimension k; A holds the first m as rows (m x k, row-major) and
  * B the other n as columns (k x n, row-major, an explicit transposed copy).
@@ -67,8 +72,12 @@ static void print_help(FILE *f, const char *prog)
         "Times exact_sgemm and approx_sgemm (SimHash, one run per sketch length)\n"
         "on the same product C = A * B and records speed and error in an HDF5 table.\n"
         "A is m x k (the first m vectors of the data set as rows), B is k x n (the\n"
-        "next n vectors as columns), both row-major; every time is the median of\n"
-        "--reps runs after --warmup untimed runs, all with the same thread count.\n"
+        "next n vectors as columns), both row-major. exact_sgemm runs first (--warmup\n"
+        "untimed runs, --reps timed ones) to give the reference Y. Then, per sketch\n"
+        "length, after --warmup untimed approx_sgemm runs, --reps rounds each time\n"
+        "one exact_sgemm and one approx_sgemm; the row records the two medians, so\n"
+        "its speedup compares runs made under the same machine conditions. Both\n"
+        "products use the same thread count.\n"
         "\n"
         "Data\n"
         "  --dataset NAME    fashion-mnist | gaussian | lowrank | clustered\n"
@@ -92,7 +101,8 @@ static void print_help(FILE *f, const char *prog)
         "Sweep\n"
         "  --bits LIST       comma-separated sketch lengths, each 1..%d\n"
         "                    (default 64,128,256,512,1024)\n"
-        "  --reps R          timed runs per configuration, >= 1 (default 5)\n"
+        "  --reps R          timed runs of each product per configuration, >= 1\n"
+        "                    (default 5)\n"
         "  --warmup W        untimed runs before the timed ones, >= 0 (default 1)\n"
         "  --threads T       threads for both products, 1..%d (default: the library\n"
         "                    default, i.e. SKETCHMM_NUM_THREADS or OpenMP's maximum)\n"
@@ -101,7 +111,8 @@ static void print_help(FILE *f, const char *prog)
         "\n"
         "Output\n"
         "  --out FILE.h5     results file (default %s); its directory is\n"
-        "                    created if needed. AN EXISTING FILE IS OVERWRITTEN.\n"
+        "                    created if needed. An existing file is overwritten\n"
+        "                    (there is no resume).\n"
         "                    Table /results gets one row per sketch length, flushed\n"
         "                    as soon as it is measured, so an interrupted sweep\n"
         "                    leaves every finished row. Fields: method, dataset, m,\n"
@@ -109,13 +120,18 @@ static void print_help(FILE *f, const char *prog)
         "                    approx_seconds, speedup, nmse, rel_fro_error,\n"
         "                    max_abs_error, alignment; root attributes describe the\n"
         "                    run (library_version, git_commit, isa, exact_kernel,\n"
-        "                    hamming_kernel, threads, cpu_model, dataset, seed,\n"
-        "                    created, ...).\n"
+        "                    hamming_kernel, threads, cpu_model, online_cpus,\n"
+        "                    load_average_at_start, environment (SKETCHMM_* and\n"
+        "                    OMP_* variables), dataset, seed, created, ...).\n"
         "  -h, --help        this text\n"
         "\n"
         "Errors: nmse = mean((Y - Yhat)^2) / var(Y), rel_fro_error =\n"
         "||Y - Yhat||_F / ||Y||_F, max_abs_error = max |Y - Yhat|, alignment =\n"
         "||A B||_F / (||A||_F ||B||_F), speedup = exact_seconds / approx_seconds.\n"
+        "Timings need an otherwise idle machine: with fewer free cores than threads,\n"
+        "OpenMP's spinning barriers can slow a product down many times\n"
+        "(OMP_WAIT_POLICY=passive limits the damage; the file records OMP_* and\n"
+        "the load average).\n"
         "Options may be written --name VALUE or --name=VALUE.\n"
         "Exit status: 0 success, 1 a run or configuration failed, 2 bad command line.\n",
         prog, DATASET_FASHION_MNIST_ENV, DATASET_FASHION_MNIST_DEFAULT_DIR,
@@ -389,6 +405,41 @@ static void cpu_model(char *buf, size_t size)
     fclose(f);
 }
 
+/* The first line of /proc/loadavg (1, 5, 15 minute load ...), or "unknown". */
+static void load_average(char *buf, size_t size)
+{
+    snprintf(buf, size, "unknown");
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f == NULL)
+        return;
+    if (fgets(buf, (int)size, f) != NULL) {
+        size_t len = strlen(buf);
+        while (len > 0 && buf[len - 1] == '\n')
+            buf[--len] = '\0';
+    } else {
+        snprintf(buf, size, "unknown");
+    }
+    fclose(f);
+}
+
+/*
+ * The environment variables that change how the library runs, as
+ * "NAME=value NAME=value" (empty when none is set).
+ */
+static void runtime_env(char *buf, size_t size)
+{
+    static const char *const names[] = { "SKETCHMM_ISA", "SKETCHMM_NUM_THREADS", "OMP_NUM_THREADS",
+                                         "OMP_WAIT_POLICY", "OMP_PROC_BIND", "OMP_PLACES",
+                                         "GOMP_SPINCOUNT", "OMP_DYNAMIC" };
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && used < size; i++) {
+        const char *v = getenv(names[i]);
+        if (v != NULL)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s=%s", used ? " " : "", names[i], v);
+    }
+}
+
 static void iso_time_now(char *buf, size_t size)
 {
     time_t t = time(NULL);
@@ -500,9 +551,12 @@ static smm_status first_error(smm_status a, smm_status b)
 static smm_status write_attributes(results_file *rf, const sweep_config *cfg, int threads,
                                    const char *isa, int argc, char **argv)
 {
-    char commit[128], cpu[256], created[64], params[1024], bits[512], cmd[4096];
+    char commit[128], cpu[256], load[128], created[64], params[1024], bits[512], cmd[4096];
     git_commit(commit, sizeof commit);
     cpu_model(cpu, sizeof cpu);
+    load_average(load, sizeof load);
+    char env[1024];
+    runtime_env(env, sizeof env);
     iso_time_now(created, sizeof created);
     data_params(cfg, params, sizeof params);
     join_bits(cfg, bits, sizeof bits);
@@ -516,6 +570,10 @@ static smm_status write_attributes(results_file *rf, const sweep_config *cfg, in
     s = first_error(s, results_set_attr_string(rf, "hamming_kernel", sketch_hamming_impl()));
     s = first_error(s, results_set_attr_int64(rf, "threads", threads));
     s = first_error(s, results_set_attr_string(rf, "cpu_model", cpu));
+    s = first_error(s, results_set_attr_int64(rf, "online_cpus", sysconf(_SC_NPROCESSORS_ONLN)));
+    /* Other load on the machine skews timings, multithreaded ones most. */
+    s = first_error(s, results_set_attr_string(rf, "load_average_at_start", load));
+    s = first_error(s, results_set_attr_string(rf, "environment", env));
     s = first_error(s, results_set_attr_string(rf, "dataset", data_names[cfg->data]));
     s = first_error(s, results_set_attr_string(rf, "data_params", params));
     s = first_error(s, results_set_attr_uint64(rf, "seed", cfg->seed));
@@ -531,34 +589,66 @@ static smm_status write_attributes(results_file *rf, const sweep_config *cfg, in
     return s;
 }
 
+static smm_status time_exact(const sweep_config *cfg, const float *A, const float *B, float *Y,
+                             double *seconds)
+{
+    double t0 = metrics_now();
+    smm_status s = exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, cfg->m, cfg->n, cfg->k,
+                               1.0f, A, cfg->k, B, cfg->n, 0.0f, Y, cfg->n);
+    *seconds = metrics_now() - t0;
+    return s;
+}
+
+static smm_status time_approx(const sweep_config *cfg, const approx_options *opts, const float *A,
+                              const float *B, float *Yhat, double *seconds)
+{
+    double t0 = metrics_now();
+    smm_status s = approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, cfg->m, cfg->n, cfg->k,
+                                1.0f, A, cfg->k, B, cfg->n, 0.0f, Yhat, cfg->n, opts);
+    *seconds = metrics_now() - t0;
+    return s;
+}
+
+/* The reference product: cfg->warmup untimed runs, then cfg->reps timed ones. */
 static smm_status run_exact(const sweep_config *cfg, const float *A, const float *B, float *Y,
                             double *times)
 {
+    double unused;
     for (int r = 0; r < cfg->warmup + cfg->reps; r++) {
-        double t0 = metrics_now();
-        smm_status s = exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, cfg->m, cfg->n, cfg->k,
-                                   1.0f, A, cfg->k, B, cfg->n, 0.0f, Y, cfg->n);
-        double t1 = metrics_now();
+        smm_status s = time_exact(cfg, A, B, Y, r < cfg->warmup ? &unused : &times[r - cfg->warmup]);
         if (s != SMM_OK)
             return s;
-        if (r >= cfg->warmup)
-            times[r - cfg->warmup] = t1 - t0;
     }
     return SMM_OK;
 }
 
-static smm_status run_approx(const sweep_config *cfg, const approx_options *opts, const float *A,
-                             const float *B, float *Yhat, double *times)
+/*
+ * One configuration: cfg->warmup untimed approximate runs, then cfg->reps
+ * rounds of one exact and one approximate run, so the two medians come from
+ * runs made under the same machine conditions. Y is rewritten with the same
+ * values (exact_sgemm is deterministic for a fixed thread count and path).
+ * *failed_exact tells which product returned the error status.
+ */
+static smm_status run_config(const sweep_config *cfg, const approx_options *opts, const float *A,
+                             const float *B, float *Y, float *Yhat, double *exact_times,
+                             double *approx_times, int *failed_exact)
 {
-    for (int r = 0; r < cfg->warmup + cfg->reps; r++) {
-        double t0 = metrics_now();
-        smm_status s = approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, cfg->m, cfg->n, cfg->k,
-                                    1.0f, A, cfg->k, B, cfg->n, 0.0f, Yhat, cfg->n, opts);
-        double t1 = metrics_now();
+    double unused;
+    *failed_exact = 0;
+    for (int r = 0; r < cfg->warmup; r++) {
+        smm_status s = time_approx(cfg, opts, A, B, Yhat, &unused);
         if (s != SMM_OK)
             return s;
-        if (r >= cfg->warmup)
-            times[r - cfg->warmup] = t1 - t0;
+    }
+    for (int r = 0; r < cfg->reps; r++) {
+        smm_status s = time_exact(cfg, A, B, Y, &exact_times[r]);
+        if (s != SMM_OK) {
+            *failed_exact = 1;
+            return s;
+        }
+        s = time_approx(cfg, opts, A, B, Yhat, &approx_times[r]);
+        if (s != SMM_OK)
+            return s;
     }
     return SMM_OK;
 }
@@ -569,10 +659,10 @@ static void print_table(FILE *f, const sweep_config *cfg, const results_row *row
     fprintf(f, "\n%s  m=%lld n=%lld k=%lld  threads=%d  isa=%s  seed=%llu  reps=%d\n",
             data_names[cfg->data], (long long)cfg->m, (long long)cfg->n, (long long)cfg->k,
             threads, isa, (unsigned long long)cfg->seed, cfg->reps);
-    fprintf(f, "exact_sgemm (%s): %.6f s   alignment ||AB||_F/(||A||_F ||B||_F) = %.4f\n\n",
+    fprintf(f, "exact_sgemm (%s): %.6f s alone   alignment ||AB||_F/(||A||_F ||B||_F) = %.4f\n\n",
             exact_sgemm_impl(), exact_s, alignment);
-    fprintf(f, "%8s %6s %12s %9s %11s %11s %11s\n",
-            "method", "bits", "approx_s", "speedup", "nmse", "rel_fro", "max_abs");
+    fprintf(f, "%8s %6s %10s %10s %9s %11s %11s %11s\n",
+            "method", "bits", "exact_s", "approx_s", "speedup", "nmse", "rel_fro", "max_abs");
     for (int i = 0; i < nrows; i++) {
         const results_row *r = &rows[i];
         if (r->status != SMM_OK) {
@@ -580,8 +670,9 @@ static void print_table(FILE *f, const sweep_config *cfg, const results_row *row
                     smm_status_str((smm_status)r->status));
             continue;
         }
-        fprintf(f, "%8s %6d %12.6f %9.3f %11.4e %11.4e %11.4e\n", r->method, (int)r->bits,
-                r->approx_seconds, r->speedup, r->nmse, r->rel_fro_error, r->max_abs_error);
+        fprintf(f, "%8s %6d %10.6f %10.6f %9.3g %11.4e %11.4e %11.4e\n", r->method, (int)r->bits,
+                r->exact_seconds, r->approx_seconds, r->speedup, r->nmse, r->rel_fro_error,
+                r->max_abs_error);
     }
 }
 
@@ -632,10 +723,11 @@ int main(int argc, char **argv)
     float *Y = alloc_floats(cfg.m, cfg.n);
     float *Yhat = alloc_floats(cfg.m, cfg.n);
     double *times = malloc((size_t)cfg.reps * sizeof *times);
+    double *approx_times = malloc((size_t)cfg.reps * sizeof *approx_times);
     results_row *rows = calloc((size_t)cfg.nbits, sizeof *rows);
     results_file *rf = NULL;
     int exit_code = EXIT_SUCCESS;
-    if (B == NULL || Y == NULL || Yhat == NULL || times == NULL || rows == NULL) {
+    if (B == NULL || Y == NULL || Yhat == NULL || times == NULL || approx_times == NULL || rows == NULL) {
         fprintf(stderr, "%s: %s for %lld x %lld results\n", prog, smm_status_str(SMM_ERR_NO_MEMORY),
                 (long long)cfg.m, (long long)cfg.n);
         exit_code = EXIT_RUN_FAILED;
@@ -688,7 +780,6 @@ int main(int argc, char **argv)
         row->bits = cfg.bits[b];
         row->seed = cfg.seed;
         row->threads = threads;
-        row->exact_seconds = exact_s;
         row->alignment = alignment;
 
         approx_options opts;
@@ -698,22 +789,25 @@ int main(int argc, char **argv)
         opts.seed = cfg.seed;
         opts.num_threads = threads;
         fprintf(stderr, "[%d/%d] bits=%d ...", b + 1, total - 1, (int)cfg.bits[b]);
-        s = run_approx(&cfg, &opts, A, B, Yhat, times);
+        int failed_exact;
+        s = run_config(&cfg, &opts, A, B, Y, Yhat, times, approx_times, &failed_exact);
         row->status = (int32_t)s;
         if (s == SMM_OK) {
             metrics_errors e;
             metrics_compare(Y, Yhat, cfg.m * cfg.n, &e);
-            row->approx_seconds = metrics_median(times, cfg.reps);
-            row->speedup = exact_s / row->approx_seconds;
+            row->exact_seconds = metrics_median(times, cfg.reps);
+            row->approx_seconds = metrics_median(approx_times, cfg.reps);
+            row->speedup = row->exact_seconds / row->approx_seconds;
             row->nmse = e.nmse;
             row->rel_fro_error = e.rel_fro_error;
             row->max_abs_error = e.max_abs_error;
-            fprintf(stderr, " %.6f s, speedup %.3f, nmse %.4e\n", row->approx_seconds, row->speedup,
-                    row->nmse);
+            fprintf(stderr, " exact %.6f s, approx %.6f s, speedup %.3g, nmse %.4e\n",
+                    row->exact_seconds, row->approx_seconds, row->speedup, row->nmse);
         } else {
-            row->approx_seconds = row->speedup = row->nmse = NAN;
+            row->exact_seconds = row->approx_seconds = row->speedup = row->nmse = NAN;
             row->rel_fro_error = row->max_abs_error = NAN;
-            fprintf(stderr, " approx_sgemm failed: %s\n", smm_status_str(s));
+            fprintf(stderr, " %s failed: %s\n", failed_exact ? "exact_sgemm" : "approx_sgemm",
+                    smm_status_str(s));
             exit_code = EXIT_RUN_FAILED;
         }
         smm_status ws = results_append(rf, row);
@@ -733,6 +827,7 @@ done:
         exit_code = EXIT_RUN_FAILED;
     }
     free(rows);
+    free(approx_times);
     free(times);
     free(Yhat);
     free(Y);

@@ -16,6 +16,8 @@
 
 #include "sketch/hamming_kernels.h"
 
+/* Codes shorter than this use popcnt only. */
+#define HAMMING_AVX2_VECTOR_MIN_WORDS 4
 /* Largest word count whose distances (<= 64 * words) fit a 16-bit field. */
 #define HAMMING_AVX2_PACK_MAX_WORDS 1023
 
@@ -33,6 +35,11 @@ static inline __m256i popcount_bytes_avx2(__m256i x)
 /* Four 64-bit lane sums of popcount(q xor bj) over the first vw words (vw % 4 == 0). */
 static inline __m256i xor_popcount_lanes_avx2(const uint64_t *q, const uint64_t *bj, int64_t vw)
 {
+    if (vw == 4) { /* 4 to 7 words: one vector, no loop */
+        const __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)q),
+                                           _mm256_loadu_si256((const __m256i *)bj));
+        return _mm256_sad_epu8(popcount_bytes_avx2(x), _mm256_setzero_si256());
+    }
     __m256i lanes = _mm256_setzero_si256();
     int64_t w = 0;
     while (w < vw) {
@@ -69,7 +76,13 @@ static inline uint64_t xor_popcount_tail_avx2(const uint64_t *q, const uint64_t 
 void hamming_row_avx2(const uint64_t *q, const uint64_t *b, int64_t nb,
                       int64_t ldb, int64_t words, uint32_t *out)
 {
-    if (words < 4) {
+    if (words == 1) {
+        const uint64_t q0 = q[0];
+        for (int64_t j = 0; j < nb; j++)
+            out[j] = (uint32_t)_mm_popcnt_u64(q0 ^ b[j * ldb]);
+        return;
+    }
+    if (words < HAMMING_AVX2_VECTOR_MIN_WORDS) {
         for (int64_t j = 0; j < nb; j++)
             out[j] = (uint32_t)xor_popcount_tail_avx2(q, b + j * ldb, 0, words);
         return;

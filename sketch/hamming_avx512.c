@@ -5,13 +5,17 @@
  * vpopcntq counts the bits of eight 64-bit words at once.
  * - One-word codes stored contiguously (words == 1, ldb == 1): eight codes
  *   per zmm, narrowed to 32-bit results; the last nb % 8 codes use masks.
- * - Otherwise each code is counted 8 words per zmm, its last words % 8 words
- *   with a masked load (masked-off lanes are not read), into eight 64-bit
- *   lane sums. Eight codes are finished together: their lane sums are packed
+ * - Contiguous 2- and 4-word codes (ldb == words): four or two codes per zmm,
+ *   reduced within each code's lanes by in-register shuffles.
+ * - Otherwise each code is counted 8 words per zmm (one masked load for codes
+ *   of at most 8 words), its last words % 8 words with a masked load
+ *   (masked-off lanes are not read), into eight 64-bit lane sums. Groups of
+ *   eight codes are finished together: their lane sums are packed
  *   into 16-bit fields (code k of a group of four shifted left by 16k), two
  *   such vectors are reduced at once and widened to eight 32-bit results.
  *   This is exact while a distance cannot exceed 65535, i.e. words <= 1023
- *   (every SKETCH_MAX_BITS code); longer codes are reduced one at a time.
+ *   (every SKETCH_MAX_BITS code); longer codes, and the last nb % 8 codes,
+ *   are reduced one at a time.
  */
 #include <immintrin.h>
 
@@ -48,6 +52,78 @@ static inline __m256i reduce_packed_groups_avx512(__m512i lo, __m512i hi)
     return _mm256_cvtepu16_epi32(sums);
 }
 
+/* Eight 64-bit lane popcounts of (code at bj) xor q for a code of at most 8 words (qv = q under m). */
+static inline __m512i xor_popcount_short_avx512(__m512i qv, __mmask8 m, const uint64_t *bj)
+{
+    return _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_maskz_loadu_epi64(m, bj), qv));
+}
+
+/* out[j] for the last nb < 8 codes of a row, one code at a time. */
+static void hamming_tail_codes_avx512(const uint64_t *q, const uint64_t *b, int64_t nb, int64_t ldb,
+                                      int64_t words, uint32_t *out)
+{
+    const int64_t full = words & ~(int64_t)7;
+    const __mmask8 tmask = (__mmask8)((1u << (words & 7)) - 1u);
+    const __m512i qtail = _mm512_maskz_loadu_epi64(tmask, q + full);
+    for (int64_t j = 0; j < nb; j++)
+        out[j] = (uint32_t)_mm512_reduce_add_epi64(xor_popcount_lanes_avx512(q, b + j * ldb, full, tmask, qtail));
+}
+
+/*
+ * words == 2, ldb == 2: four codes per zmm. Code j + k's two lanes are
+ * added by a swap within 128-bit blocks; codes j..j+3 land in the even lanes
+ * in the low 16 bits and codes j+4..j+7 (shifted left by 16) in the next 16.
+ */
+static void hamming_words2_contiguous_avx512(const uint64_t *q, const uint64_t *b, int64_t nb, uint32_t *out)
+{
+    const __m512i qv = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)q));
+    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    const __m128i low16 = _mm_set1_epi32(0xffff);
+    int64_t j = 0;
+    for (; j + 8 <= nb; j += 8) {
+        const uint64_t *bj = b + 2 * j;
+        const __m512i v0 = _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void *)bj), qv));
+        const __m512i v1 = _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void *)(bj + 8)), qv));
+        __m512i p = _mm512_add_epi64(v0, _mm512_slli_epi64(v1, 16));
+        p = _mm512_add_epi64(p, _mm512_shuffle_epi32(p, _MM_PERM_BADC));
+        const __m128i pairs = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm512_cvtepi64_epi32(p), even));
+        _mm_storeu_si128((__m128i *)(out + j), _mm_and_si128(pairs, low16));
+        _mm_storeu_si128((__m128i *)(out + j + 4), _mm_srli_epi32(pairs, 16));
+    }
+    if (j < nb)
+        hamming_tail_codes_avx512(q, b + 2 * j, nb - j, 2, 2, out + j);
+}
+
+/*
+ * words == 4, ldb == 4: two codes per zmm. Vector k holds codes j + 2k
+ * (low half) and j + 2k + 1 (high half); packed with code pair k in field k,
+ * each 256-bit half is summed (swap 64-bit, then 128-bit blocks), leaving
+ * codes j, j+2, j+4, j+6 in lane 0 and j+1, j+3, j+5, j+7 in lane 4, which a
+ * 16-bit interleave puts back in order.
+ */
+static void hamming_words4_contiguous_avx512(const uint64_t *q, const uint64_t *b, int64_t nb, uint32_t *out)
+{
+    const __m512i qv = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)q));
+    int64_t j = 0;
+    for (; j + 8 <= nb; j += 8) {
+        const uint64_t *bj = b + 4 * j;
+        __m512i p = _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void *)bj), qv));
+        p = _mm512_add_epi64(p, _mm512_slli_epi64(
+            _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void *)(bj + 8)), qv)), 16));
+        p = _mm512_add_epi64(p, _mm512_slli_epi64(
+            _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void *)(bj + 16)), qv)), 32));
+        p = _mm512_add_epi64(p, _mm512_slli_epi64(
+            _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void *)(bj + 24)), qv)), 48));
+        p = _mm512_add_epi64(p, _mm512_shuffle_epi32(p, _MM_PERM_BADC));
+        p = _mm512_add_epi64(p, _mm512_shuffle_i64x2(p, p, _MM_SHUFFLE(2, 3, 0, 1)));
+        const __m128i even_codes = _mm512_castsi512_si128(p);
+        const __m128i odd_codes = _mm512_extracti64x2_epi64(p, 2);
+        _mm256_storeu_si256((__m256i *)(out + j), _mm256_cvtepu16_epi32(_mm_unpacklo_epi16(even_codes, odd_codes)));
+    }
+    if (j < nb)
+        hamming_tail_codes_avx512(q, b + 4 * j, nb - j, 4, 4, out + j);
+}
+
 /* out[j] for nb <= 8 one-word codes b[0 .. nb) (ldb == 1). */
 static inline void hamming_words1_block8_avx512(__m512i qv, const uint64_t *b, int64_t nb, uint32_t *out)
 {
@@ -68,6 +144,36 @@ void hamming_row_avx512_vpopcntdq(const uint64_t *q, const uint64_t *b, int64_t 
         }
         if (j < nb)
             hamming_words1_block8_avx512(qv, b + j, nb - j, out + j);
+        return;
+    }
+
+    if (words == 2 && ldb == 2) {
+        hamming_words2_contiguous_avx512(q, b, nb, out);
+        return;
+    }
+    if (words == 4 && ldb == 4) {
+        hamming_words4_contiguous_avx512(q, b, nb, out);
+        return;
+    }
+    if (words <= 8) {
+        /* one masked load per code, no loop */
+        const __mmask8 m = (__mmask8)((1u << words) - 1u);
+        const __m512i qv = _mm512_maskz_loadu_epi64(m, q);
+        int64_t j = 0;
+        for (; j + 8 <= nb; j += 8) {
+            const uint64_t *bj = b + j * ldb;
+            __m512i lo = xor_popcount_short_avx512(qv, m, bj);
+            lo = _mm512_add_epi64(lo, _mm512_slli_epi64(xor_popcount_short_avx512(qv, m, bj + ldb), 16));
+            lo = _mm512_add_epi64(lo, _mm512_slli_epi64(xor_popcount_short_avx512(qv, m, bj + 2 * ldb), 32));
+            lo = _mm512_add_epi64(lo, _mm512_slli_epi64(xor_popcount_short_avx512(qv, m, bj + 3 * ldb), 48));
+            __m512i hi = xor_popcount_short_avx512(qv, m, bj + 4 * ldb);
+            hi = _mm512_add_epi64(hi, _mm512_slli_epi64(xor_popcount_short_avx512(qv, m, bj + 5 * ldb), 16));
+            hi = _mm512_add_epi64(hi, _mm512_slli_epi64(xor_popcount_short_avx512(qv, m, bj + 6 * ldb), 32));
+            hi = _mm512_add_epi64(hi, _mm512_slli_epi64(xor_popcount_short_avx512(qv, m, bj + 7 * ldb), 48));
+            _mm256_storeu_si256((__m256i *)(out + j), reduce_packed_groups_avx512(lo, hi));
+        }
+        if (j < nb)
+            hamming_tail_codes_avx512(q, b + j * ldb, nb - j, ldb, words, out + j);
         return;
     }
 
@@ -95,18 +201,6 @@ void hamming_row_avx512_vpopcntdq(const uint64_t *q, const uint64_t *b, int64_t 
         hi = _mm512_add_epi64(hi, _mm512_slli_epi64(xor_popcount_lanes_avx512(q, bj + 7 * ldb, full, tmask, qtail), 48));
         _mm256_storeu_si256((__m256i *)(out + j), reduce_packed_groups_avx512(lo, hi));
     }
-    if (j < nb) {
-        const int64_t count = nb - j;
-        const uint64_t *bj = b + j * ldb;
-        __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
-        for (int64_t k = 0; k < count; k++) {
-            const __m512i lanes = xor_popcount_lanes_avx512(q, bj + k * ldb, full, tmask, qtail);
-            const __m128i shift = _mm_cvtsi64_si128(16 * (k & 3));
-            if (k < 4)
-                lo = _mm512_add_epi64(lo, _mm512_sll_epi64(lanes, shift));
-            else
-                hi = _mm512_add_epi64(hi, _mm512_sll_epi64(lanes, shift));
-        }
-        _mm256_mask_storeu_epi32(out + j, (__mmask8)((1u << count) - 1u), reduce_packed_groups_avx512(lo, hi));
-    }
+    if (j < nb)
+        hamming_tail_codes_avx512(q, b + j * ldb, nb - j, ldb, words, out + j);
 }

@@ -230,6 +230,7 @@ static char *read_attr_string(hid_t file, const char *name)
     if (H5Tis_variable_str(ftype) > 0) {
         hid_t mtype = H5Tcopy(H5T_C_S1);
         H5Tset_size(mtype, H5T_VARIABLE);
+        H5Tset_cset(mtype, H5Tget_cset(ftype));
         char *value = NULL;
         ck_assert_int_ge(H5Aread(attr, mtype, &value), 0);
         ck_assert_ptr_nonnull(value);
@@ -239,6 +240,7 @@ static char *read_attr_string(hid_t file, const char *name)
     } else {
         size_t size = H5Tget_size(ftype);
         hid_t mtype = string_type(size + 1);
+        H5Tset_cset(mtype, H5Tget_cset(ftype));
         copy = calloc(size + 1, 1);
         ck_assert_int_ge(H5Aread(attr, mtype, copy), 0);
         H5Tclose(mtype);
@@ -331,7 +333,6 @@ START_TEST(test_sweep_clustered)
     ck_assert_msg(rows[1].rel_fro_error < rows[0].rel_fro_error, "rel_fro(256) = %g, rel_fro(64) = %g",
                   rows[1].rel_fro_error, rows[0].rel_fro_error);
     ck_assert(rows[0].alignment == rows[1].alignment);
-    ck_assert(rows[0].exact_seconds == rows[1].exact_seconds);
 
     /* Attributes of the run. */
     static const char *const string_attrs[] = {
