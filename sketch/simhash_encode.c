@@ -19,14 +19,19 @@
  *   path's SGEMM produced. Bit = [D > 0] is the reference definition. SGEMM
  *   is used only when it provably agrees:
  *
- *   - Float error. Whatever the summation order, blocking or use of FMA, a
- *     float dot product of length d goes through at most 2d roundings per
- *     term, so |P - s| <= gamma * sum_t |x_t g_t| + n_eff * 2^-122 with
- *     gamma = n_eff u / (1 - n_eff u), u = 2^-24, n_eff = 2d + 2 (generous);
- *     the absolute term covers gradual underflow and even flush-to-zero of
- *     inputs or results (every |g_t| < 8.3 and every flushed value
- *     is below 2^-126). By Cauchy-Schwarz sum |x_t g_t| <= ||x|| ||g||, so
- *     with the norms computed in double (relative error far below 1%)
+ *   - Float error. Whatever the summation order, blocking or use of FMA,
+ *     each term of a float dot product of length d goes through at most d
+ *     roundings (its product and at most d - 1 additions), so
+ *     |P - s| <= gamma_d * sum_t |x_t g_t| (Higham, Accuracy and Stability,
+ *     3.1). We use the generous n_eff = 2d + 2 in place of d, so that an
+ *     SGEMM that rounds a little more (scaling by alpha, adding k-block
+ *     partial sums into C) is covered too:
+ *       |P - s| <= gamma * sum_t |x_t g_t| + n_eff * 2^-122,
+ *     gamma = n_eff u / (1 - n_eff u), u = 2^-24. The absolute term covers
+ *     gradual underflow and even flush-to-zero of inputs or results (every
+ *     |g_t| < 8.3 and every flushed value is below 2^-126). By
+ *     Cauchy-Schwarz sum |x_t g_t| <= ||x|| ||g||, so with the norms
+ *     computed in double (relative error far below 1%)
  *       E = 1.01 * (gamma * ||x|| * ||g|| + n_eff * 2^-122) >= |P - s|.
  *   - Threshold T = 2E. If |P| > T (and P is finite), then s has the sign of
  *     P and |s| >= |P| - E > E. The error of D is at most
@@ -35,7 +40,7 @@
  *   - Otherwise (|P| <= T, P infinite after an overflow inside the product,
  *     or NaN) the bit is computed from D directly.
  *   Either way every path, thread count and platform gets [D > 0]; SGEMM only
- *   makes it fast. With d >= 2^21 (n_eff u >= 1/2) the bound is void and
+ *   makes it fast. With d >= 2^22 - 1 (n_eff u >= 1/2) the bound is void and
  *   every projection is taken from D. If exact_sgemm_with fails (it can only
  *   run out of memory), the chunk is computed from D as well, so the codes
  *   and the "untouched on error" promise do not depend on it.
