@@ -153,6 +153,26 @@ static int64_t limit_rows(int64_t announced, int64_t max_rows)
     return (max_rows > 0 && max_rows < announced) ? max_rows : announced;
 }
 
+/*
+ * The start shared by the loaders: max_rows >= 0, open path, read a header
+ * with the expected magic into dims. On failure the file is closed.
+ */
+static smm_status idx_begin(const char *who, const char *path, int64_t max_rows, uint32_t magic,
+                            idx_file *f, int64_t dims[3], char *msg, size_t msg_size)
+{
+    if (max_rows < 0) {
+        set_msg(msg, msg_size, "%s: negative max_rows", who);
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    smm_status s = idx_open(path, f, msg, msg_size);
+    if (s != SMM_OK)
+        return s;
+    s = idx_read_header(f, magic, dims, msg, msg_size);
+    if (s != SMM_OK)
+        idx_close(f);
+    return s;
+}
+
 smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
                                    dataset_matrix *out,
                                    char *msg, size_t msg_size)
@@ -166,22 +186,12 @@ smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
         set_msg(msg, msg_size, "dataset_load_idx_images: NULL argument");
         return SMM_ERR_NULL_POINTER;
     }
-    if (max_rows < 0) {
-        set_msg(msg, msg_size, "dataset_load_idx_images: negative max_rows");
-        return SMM_ERR_BAD_ARGUMENT;
-    }
-
     idx_file f;
-    smm_status s = idx_open(path, &f, msg, msg_size);
+    int64_t dims[3] = { 0, 0, 0 };
+    smm_status s = idx_begin("dataset_load_idx_images", path, max_rows, DATASET_IDX_MAGIC_IMAGES, &f, dims,
+                             msg, msg_size);
     if (s != SMM_OK)
         return s;
-
-    int64_t dims[3] = { 0, 0, 0 };
-    s = idx_read_header(&f, DATASET_IDX_MAGIC_IMAGES, dims, msg, msg_size);
-    if (s != SMM_OK) {
-        idx_close(&f);
-        return s;
-    }
     if (dims[1] == 0 || dims[2] == 0) {
         set_msg(msg, msg_size, "%s: image size %lld x %lld is empty",
                 path, (long long)dims[1], (long long)dims[2]);
@@ -250,21 +260,12 @@ smm_status dataset_load_idx_labels(const char *path, int64_t max_rows,
         set_msg(msg, msg_size, "dataset_load_idx_labels: NULL argument");
         return SMM_ERR_NULL_POINTER;
     }
-    if (max_rows < 0) {
-        set_msg(msg, msg_size, "dataset_load_idx_labels: negative max_rows");
-        return SMM_ERR_BAD_ARGUMENT;
-    }
-
     idx_file f;
-    smm_status s = idx_open(path, &f, msg, msg_size);
+    int64_t dims[3] = { 0, 0, 0 };
+    smm_status s = idx_begin("dataset_load_idx_labels", path, max_rows, DATASET_IDX_MAGIC_LABELS, &f, dims,
+                             msg, msg_size);
     if (s != SMM_OK)
         return s;
-    int64_t dims[3] = { 0, 0, 0 };
-    s = idx_read_header(&f, DATASET_IDX_MAGIC_LABELS, dims, msg, msg_size);
-    if (s != SMM_OK) {
-        idx_close(&f);
-        return s;
-    }
     int64_t n = limit_rows(dims[0], max_rows);
     if ((uint64_t)n > SIZE_MAX) {
         idx_close(&f);

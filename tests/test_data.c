@@ -13,6 +13,7 @@
 
 #include <zlib.h>
 
+#include "test_tmpdir.h"
 #include "test_util.h"
 #include "data/dataset.h"
 
@@ -20,40 +21,11 @@
 /* A temporary directory per test, removed with its files afterwards.        */
 /* ------------------------------------------------------------------------ */
 
-static char tmpdir[512];
-
-static void tmpdir_setup(void)
-{
-    const char *base = getenv("TMPDIR");
-    if (base == NULL || base[0] == '\0')
-        base = "/tmp";
-    snprintf(tmpdir, sizeof tmpdir, "%s/sketchmm_test_data_XXXXXX", base);
-    ck_assert_msg(mkdtemp(tmpdir) != NULL, "mkdtemp(%s) failed", tmpdir);
-}
-
-static void tmpdir_teardown(void)
-{
-    DIR *d = opendir(tmpdir);
-    if (d == NULL)
-        return;
-    struct dirent *e;
-    char path[1024];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", tmpdir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(tmpdir);
-}
-
-/* tmpdir/name in a static buffer (one at a time). */
+/* test_tmpdir/name in a static buffer (one at a time). */
 static const char *tmp_path(const char *name)
 {
     static char path[1024];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    return path;
+    return test_tmp_path(name, path, sizeof path);
 }
 
 static void write_gz(const char *path, const void *bytes, size_t len)
@@ -352,7 +324,7 @@ START_TEST(test_idx_missing_file)
     ck_assert_int_eq(dataset_load_idx_labels(path, 0, &labels, &count, NULL, 0), SMM_ERR_IO);
 
     /* A directory is not a file. */
-    ck_assert_int_eq(dataset_load_idx_images(tmpdir, 0, &m, NULL, 0), SMM_ERR_IO);
+    ck_assert_int_eq(dataset_load_idx_images(test_tmpdir, 0, &m, NULL, 0), SMM_ERR_IO);
 }
 END_TEST
 
@@ -393,7 +365,7 @@ START_TEST(test_fashion_mnist_missing)
 {
     dataset_matrix m;
     char msg[512] = "";
-    ck_assert_int_eq(dataset_load_fashion_mnist(tmpdir, "train", 0, &m, msg, sizeof msg), SMM_ERR_IO);
+    ck_assert_int_eq(dataset_load_fashion_mnist(test_tmpdir, "train", 0, &m, msg, sizeof msg), SMM_ERR_IO);
     ck_assert_ptr_null(m.data);
     ck_assert_msg(strstr(msg, "train-images-idx3-ubyte.gz") != NULL, "message: %s", msg);
     ck_assert_msg(strstr(msg, "apt-get install dataset-fashion-mnist") != NULL, "message: %s", msg);
@@ -402,7 +374,7 @@ END_TEST
 
 START_TEST(test_fashion_mnist_env_override)
 {
-    /* A fake 2-image "t10k" split in tmpdir, found through the environment. */
+    /* A fake 2-image "t10k" split in test_tmpdir, found through the environment. */
     size_t raw_len = 16 + 2 * 784;
     unsigned char *raw = malloc(raw_len);
     ck_assert_ptr_nonnull(raw);
@@ -410,7 +382,7 @@ START_TEST(test_fashion_mnist_env_override)
     write_gz(tmp_path("t10k-images-idx3-ubyte.gz"), raw, len);
     free(raw);
 
-    setenv(DATASET_FASHION_MNIST_ENV, tmpdir, 1);
+    setenv(DATASET_FASHION_MNIST_ENV, test_tmpdir, 1);
     dataset_matrix m;
     ck_assert_int_eq(dataset_load_fashion_mnist(NULL, "t10k", 0, &m, NULL, 0), SMM_OK);
     ck_assert_int_eq(m.rows, 2);
@@ -425,7 +397,7 @@ START_TEST(test_fashion_mnist_env_override)
     unsigned char small[64];
     len = make_idx_images(small, DATASET_IDX_MAGIC_IMAGES, 2, 3, 3);
     write_gz(tmp_path("train-images-idx3-ubyte.gz"), small, len);
-    ck_assert_int_eq(dataset_load_fashion_mnist(tmpdir, "train", 0, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
+    ck_assert_int_eq(dataset_load_fashion_mnist(test_tmpdir, "train", 0, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
     ck_assert_ptr_null(m.data);
 }
 END_TEST
@@ -754,7 +726,7 @@ static Suite *data_suite(void)
     Suite *s = suite_create("data");
 
     TCase *idx = tcase_create("idx");
-    tcase_add_checked_fixture(idx, tmpdir_setup, tmpdir_teardown);
+    tcase_add_checked_fixture(idx, test_tmpdir_setup, test_tmpdir_teardown);
     tcase_add_test(idx, test_idx_images_values_and_shape);
     tcase_add_test(idx, test_idx_extreme_pixels);
     tcase_add_test(idx, test_idx_zero_images);
@@ -768,7 +740,7 @@ static Suite *data_suite(void)
     suite_add_tcase(s, idx);
 
     TCase *fm = tcase_create("fashion_mnist");
-    tcase_add_checked_fixture(fm, tmpdir_setup, tmpdir_teardown);
+    tcase_add_checked_fixture(fm, test_tmpdir_setup, test_tmpdir_teardown);
     tcase_set_timeout(fm, 120);
     tcase_add_test(fm, test_fashion_mnist_dir_resolution);
     tcase_add_test(fm, test_fashion_mnist_missing);

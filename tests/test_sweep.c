@@ -16,6 +16,7 @@
 
 #include <hdf5.h>
 
+#include "test_tmpdir.h"
 #include "test_util.h"
 
 #ifndef SKETCHMM_SWEEP_EXE
@@ -25,50 +26,6 @@
 /* ------------------------------------------------------------------------ */
 /* Temporary directory and running the driver                               */
 /* ------------------------------------------------------------------------ */
-
-static char tmpdir[512];
-
-static void tmpdir_setup(void)
-{
-    const char *base = getenv("TMPDIR");
-    if (base == NULL || base[0] == '\0')
-        base = "/tmp";
-    snprintf(tmpdir, sizeof tmpdir, "%s/sketchmm_test_sweep_XXXXXX", base);
-    ck_assert_msg(mkdtemp(tmpdir) != NULL, "mkdtemp(%s) failed", tmpdir);
-}
-
-/* Remove dir and everything below it (two levels are enough here). */
-static void remove_tree(const char *dir, int depth)
-{
-    DIR *d = opendir(dir);
-    if (d == NULL)
-        return;
-    struct dirent *e;
-    char path[1024];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (depth > 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(path, depth - 1);
-        else
-            unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-static void tmpdir_teardown(void)
-{
-    remove_tree(tmpdir, 2);
-}
-
-static const char *tmp_path(const char *name, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s/%s", tmpdir, name);
-    return buf;
-}
 
 /* Copy a file to stderr (the driver's log, when a check fails). */
 static void dump_file(const char *path)
@@ -99,7 +56,7 @@ static int file_contains(const char *path, const char *needle)
 
 /*
  * Run the driver with args (NULL-terminated), its stdout and stderr going to
- * tmpdir/log.txt. Returns its exit status (-1 if it did not exit normally).
+ * test_tmpdir/log.txt. Returns its exit status (-1 if it did not exit normally).
  */
 static int run_sweep(const char *const *args)
 {
@@ -111,7 +68,7 @@ static int run_sweep(const char *const *args)
     argv[argc] = NULL;
 
     char log[1024];
-    tmp_path("log.txt", log, sizeof log);
+    test_tmp_path("log.txt", log, sizeof log);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -134,7 +91,7 @@ static int run_sweep(const char *const *args)
 static const char *log_path(void)
 {
     static char log[1024];
-    return tmp_path("log.txt", log, sizeof log);
+    return test_tmp_path("log.txt", log, sizeof log);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -272,7 +229,7 @@ START_TEST(test_sweep_clustered)
 {
     char out[1024];
     /* A directory that does not exist yet: the driver creates it. */
-    tmp_path("sub/s.h5", out, sizeof out);
+    test_tmp_path("sub/s.h5", out, sizeof out);
     const char *args[] = { "--dataset", "clustered", "--m", "64", "--n", "48", "--k", "40",
                            "--bits", "64,256", "--reps", "1", "--warmup", "0",
                            "--alignment", "0.9", "--threads", "1", "--seed", "7",
@@ -366,7 +323,7 @@ END_TEST
 START_TEST(test_sweep_overwrites)
 {
     char out[1024];
-    tmp_path("o.h5", out, sizeof out);
+    test_tmp_path("o.h5", out, sizeof out);
     const char *first[] = { "--dataset", "gaussian", "--m", "16", "--n", "8", "--k", "12",
                             "--bits", "32,64,128", "--reps", "1", "--out", out, NULL };
     ck_assert_int_eq(run_sweep(first), 0);
@@ -393,7 +350,7 @@ END_TEST
 START_TEST(test_sweep_rejects_bad_command_lines)
 {
     char out[1024];
-    tmp_path("never.h5", out, sizeof out);
+    test_tmp_path("never.h5", out, sizeof out);
     const char *bad[][8] = {
         { "--no-such-flag", NULL },
         { "--bits", "0", "--dataset", "gaussian", NULL },
@@ -442,8 +399,8 @@ END_TEST
 START_TEST(test_sweep_missing_fashion_mnist)
 {
     char out[1024], dir[1024];
-    tmp_path("s.h5", out, sizeof out);
-    tmp_path("no-such-dir", dir, sizeof dir);
+    test_tmp_path("s.h5", out, sizeof out);
+    test_tmp_path("no-such-dir", dir, sizeof dir);
     const char *args[] = { "--data-dir", dir, "--m", "8", "--n", "8", "--out", out, NULL };
     int rc = run_sweep(args);
     ck_assert_int_eq(rc, 1);
@@ -456,7 +413,7 @@ static Suite *sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
     TCase *tc = tcase_create("driver");
-    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
+    tcase_add_checked_fixture(tc, test_tmpdir_setup, test_tmpdir_teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_sweep_clustered);
     tcase_add_test(tc, test_sweep_overwrites);
