@@ -80,4 +80,10 @@ void sgemm_kernel_avx512_12x32(int64_t kc, float alpha, const float *restrict Ap
                                const float *restrict Bp, float beta, float *restrict C, int64_t ldc);
 #endif
 
+#if defined(__aarch64__)
+/* Advanced SIMD (NEON): fused multiply-add over p; C := fma(beta, c, alpha*ab). */
+void sgemm_kernel_neon_8x12(int64_t kc, float alpha, const float *restrict Ap,
+                            const float *restrict Bp, float beta, float *restrict C, int64_t ldc);
+#endif
+
 #endif /* SGEMM_TARGET_H */

@@ -6,9 +6,10 @@
  * shared L3 of 32 MiB or more:
  * - kc: the B micro-panel (kc x nr floats) the inner loop streams over stays
  *   in L1 together with an A micro-panel: 256 x 16 x 4 = 16 KiB (AVX2),
- *   256 x 32 x 4 = 32 KiB (AVX-512).
- * - mc: the packed A block (mc x kc) stays in L2: 240-288 KiB.
- * - nc: the packed B block (kc x nc) stays in L3: 4 MiB.
+ *   256 x 32 x 4 = 32 KiB (AVX-512), 256 x 12 x 4 = 12 KiB (NEON).
+ * - mc: the packed A block (mc x kc) stays in L2: 192-288 KiB.
+ * - nc: the packed B block (kc x nc) stays in L3: 4 MiB (NEON: 4092 = 341 x 12,
+ *   the largest multiple of nr = 12 not above 4096).
  * kc is fixed per target (never derived from the thread count), which keeps
  * results independent of threading.
  */
@@ -23,8 +24,7 @@ static const sgemm_target sgemm_targets[] = {
     { "avx512_12x32", SMM_ISA_AVX512, 12, 32, 240, 256, 4096, sgemm_kernel_avx512_12x32 },
 #endif
 #if defined(__aarch64__)
-    /* No NEON kernel yet: the NEON path runs the portable reference kernel. */
-    { "scalar_4x8", SMM_ISA_NEON, 4, 8, 256, 256, 4096, sgemm_kernel_scalar_4x8 },
+    { "neon_8x12", SMM_ISA_NEON, 8, 12, 192, 256, 4092, sgemm_kernel_neon_8x12 },
 #endif
 };
 

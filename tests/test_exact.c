@@ -541,6 +541,99 @@ START_TEST(test_sgemm_impl_names)
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
     ck_assert_str_eq(exact_sgemm_impl_for(SMM_ISA_AUTO), "unavailable");
     ck_assert_str_eq(exact_sgemm_impl_for((smm_isa)42), "unavailable");
+#if defined(__aarch64__)
+    /* the NEON path runs its own kernel, not the portable reference */
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_NEON), SMM_OK);
+    ck_assert_str_eq(exact_sgemm_impl(), "neon_8x12");
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+#endif
+}
+END_TEST
+
+/* ---- padded matrices (exact_padded_ld, exact_matrix_alloc) ---- */
+
+START_TEST(padded_ld_rule)
+{
+    ck_assert_int_eq(exact_padded_ld(0), 16);
+    ck_assert_int_eq(exact_padded_ld(1), 16);
+    ck_assert_int_eq(exact_padded_ld(16), 16);
+    ck_assert_int_eq(exact_padded_ld(17), 32);
+    ck_assert_int_eq(exact_padded_ld(1000), 1008);
+    ck_assert_int_eq(exact_padded_ld(1024), 1040);
+    ck_assert_int_eq(exact_padded_ld(2048), 2064);
+    ck_assert_int_eq(exact_padded_ld(4096), 4112);
+    ck_assert_int_eq(exact_padded_ld(-1), -1);
+    ck_assert_int_eq(exact_padded_ld(INT64_MAX), -1);
+    for (int64_t inner = 0; inner <= 9000; inner++) {
+        const int64_t ld = exact_padded_ld(inner);
+        ck_assert_int_ge(ld, inner > 1 ? inner : 1);
+        ck_assert_int_eq(ld % 16, 0);
+        ck_assert_int_ne((ld * 4) % 4096, 0);
+        /* smallest such value: one cache line less is too short or aliases */
+        ck_assert(ld - 16 < (inner > 1 ? inner : 1) || ((ld - 16) * 4) % 4096 == 0);
+    }
+}
+END_TEST
+
+START_TEST(matrix_alloc_layout_and_use)
+{
+    const int64_t m = 100, n = 1024, k = 77;
+    float *A, *B, *C;
+    int64_t lda, ldb, ldc;
+    ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, m, k, &A, &lda), SMM_OK);
+    ck_assert_int_eq(exact_matrix_alloc(SMM_COL_MAJOR, n, k, &B, &ldb), SMM_OK); /* B^T: n x k, column-major */
+    ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, m, n, &C, &ldc), SMM_OK);
+    ck_assert_int_eq(lda, exact_padded_ld(k));
+    ck_assert_int_eq(ldb, exact_padded_ld(n));
+    ck_assert_int_eq(ldc, 1040);
+    ck_assert_int_eq((int)((uintptr_t)A % 64), 0);
+    ck_assert_int_eq((int)((uintptr_t)B % 64), 0);
+    ck_assert_int_eq((int)((uintptr_t)C % 64), 0);
+    for (int64_t i = 0; i < m * ldc; i++) /* zero-filled, padding included */
+        ck_assert(C[i] == 0.0f);
+
+    /* The same product from padded and dense storage gives the same bits. */
+    uint64_t rng = 3;
+    float *Ad = malloc(sizeof(float) * m * k), *Bd = malloc(sizeof(float) * k * n);
+    float *Cd = malloc(sizeof(float) * m * n);
+    test_fill_uniform(Ad, m * k, &rng);
+    test_fill_uniform(Bd, k * n, &rng);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t p = 0; p < k; p++)
+            A[i * lda + p] = Ad[i * k + p];
+    for (int64_t p = 0; p < k; p++)
+        for (int64_t j = 0; j < n; j++)
+            B[p * ldb + j] = Bd[p * n + j]; /* column-major n x k = row-major k x n with ld ldb */
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1, Ad, k, Bd, n, 0, Cd, n), SMM_OK);
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1, A, lda, B, ldb, 0, C, ldc),
+                     SMM_OK);
+    for (int64_t i = 0; i < m; i++)
+        ck_assert(memcmp(C + i * ldc, Cd + i * n, sizeof(float) * n) == 0);
+    free(Ad), free(Bd), free(Cd);
+    exact_matrix_free(A);
+    exact_matrix_free(B);
+    exact_matrix_free(C);
+    exact_matrix_free(NULL);
+}
+END_TEST
+
+START_TEST(matrix_alloc_errors)
+{
+    float *const sentinel = (float *)(uintptr_t)0x40;
+    float *p = sentinel;
+    int64_t ld = -7;
+    ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, 2, 2, NULL, &ld), SMM_ERR_NULL_POINTER);
+    ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, 2, 2, &p, NULL), SMM_ERR_NULL_POINTER);
+    ck_assert_int_eq(exact_matrix_alloc((smm_layout)5, 2, 2, &p, &ld), SMM_ERR_BAD_LAYOUT);
+    ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, -1, 2, &p, &ld), SMM_ERR_BAD_SIZE);
+    ck_assert_int_eq(exact_matrix_alloc(SMM_COL_MAJOR, 2, -1, &p, &ld), SMM_ERR_BAD_SIZE);
+    ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, INT64_MAX / 8, 1000, &p, &ld), SMM_ERR_OVERFLOW);
+    ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, 10, INT64_MAX, &p, &ld), SMM_ERR_OVERFLOW);
+    ck_assert_ptr_eq(p, sentinel);
+    ck_assert_int_eq(ld, -7);
+    ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, 0, 5, &p, &ld), SMM_OK);
+    ck_assert_ptr_null(p);
+    ck_assert_int_eq(ld, 16);
 }
 END_TEST
 
@@ -567,6 +660,13 @@ static Suite *exact_suite(void)
     tcase_add_test(tc, test_sgemm_with_bad_context);
     tcase_add_test(tc, test_sgemm_selection_error);
     tcase_add_test(tc, test_sgemm_impl_names);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("padded matrices");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, padded_ld_rule);
+    tcase_add_test(tc, matrix_alloc_layout_and_use);
+    tcase_add_test(tc, matrix_alloc_errors);
     suite_add_tcase(s, tc);
     return s;
 }

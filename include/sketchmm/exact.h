@@ -51,6 +51,43 @@ smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
  */
 const char *exact_sgemm_impl(void);
 
+/*
+ * Padded matrices.
+ *
+ * Rows (or columns) whose byte stride is a multiple of 4 KiB map to the same
+ * set of a 48 KiB or 32 KiB L1 cache, so a kernel that walks down a column
+ * of such a matrix keeps evicting its own data (a set holds only as many
+ * lines as the cache has ways, 8 or 12 on current x86 cores). The allocator
+ * below picks a leading dimension that avoids this and aligns every line to
+ * a 64-byte cache line.
+ */
+
+/*
+ * exact_padded_ld - the leading dimension exact_matrix_alloc uses for lines
+ * of `inner` floats: the smallest multiple of 16 floats (64 bytes) that is
+ * >= max(1, inner) and whose byte stride (ld * 4) is not a multiple of 4096.
+ * Returns -1 when inner < 0 or the result would overflow int64_t.
+ */
+int64_t exact_padded_ld(int64_t inner);
+
+/*
+ * exact_matrix_alloc - allocate a zero-filled rows x cols float matrix in
+ * `layout` with the padded leading dimension exact_padded_ld(cols) for
+ * SMM_ROW_MAJOR, exact_padded_ld(rows) for SMM_COL_MAJOR, returned in *ld.
+ * The memory starts on a 64-byte boundary, so every row (column) does too.
+ * Free it with exact_matrix_free (not free()). With rows or cols 0, *matrix
+ * is NULL and SMM_OK is returned.
+ *
+ * Returns SMM_OK or, with *matrix and *ld untouched: SMM_ERR_NULL_POINTER
+ * (matrix or ld NULL), SMM_ERR_BAD_LAYOUT, SMM_ERR_BAD_SIZE (rows or cols
+ * negative), SMM_ERR_OVERFLOW (the size does not fit in size_t),
+ * SMM_ERR_NO_MEMORY.
+ */
+smm_status exact_matrix_alloc(smm_layout layout, int64_t rows, int64_t cols, float **matrix, int64_t *ld);
+
+/* Free a matrix from exact_matrix_alloc; NULL is allowed. */
+void exact_matrix_free(float *matrix);
+
 #ifdef __cplusplus
 }
 #endif
