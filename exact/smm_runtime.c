@@ -47,7 +47,8 @@ int smm_isa_supported(smm_isa isa)
     }
 }
 
-smm_status smm_isa_parse(const char *text, smm_isa *isa)
+/* Parse an ISA name as SKETCHMM_ISA accepts it; SMM_ERR_BAD_ENV when unknown. */
+static smm_status isa_parse(const char *text, smm_isa *isa)
 {
     static const smm_isa all[] = { SMM_ISA_AUTO, SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
     char word[16];
@@ -88,7 +89,7 @@ static int resolve_auto(void)
     const char *env = getenv("SKETCHMM_ISA");
     smm_isa isa = SMM_ISA_AUTO;
     if (env && *env) {
-        smm_status s = smm_isa_parse(env, &isa);
+        smm_status s = isa_parse(env, &isa);
         if (s != SMM_OK)
             return -(int)s;
     }

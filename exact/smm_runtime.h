@@ -34,9 +34,6 @@ typedef struct {
  */
 smm_status smm_context_current(smm_context *ctx);
 
-/* Parse an ISA name as SKETCHMM_ISA accepts it; SMM_ERR_BAD_ENV when unknown. */
-smm_status smm_isa_parse(const char *text, smm_isa *isa);
-
 /* ---- argument checks (no memory is touched) ---- */
 
 smm_status smm_check_layout(smm_layout layout);
