@@ -8,6 +8,7 @@
 #include "sketchmm/exact.h"
 #include "sgemm.h"
 #include "sgemm_driver.h"
+#include "sgemm_sup.h"
 #include "sgemm_target.h"
 
 /* C := beta * C over an outer x inner array with leading dimension ld; beta == 0 writes zeros. */
@@ -36,6 +37,16 @@ static sgemm_view sgemm_op_view(smm_layout layout, smm_trans trans, const float 
     const int along_rows = (layout == SMM_ROW_MAJOR) == (trans == SMM_NO_TRANS);
     sgemm_view v = { p, along_rows ? ld : 1, along_rows ? 1 : ld };
     return v;
+}
+
+/* Small products go to the target's unpacked kernel, the rest to the blocked driver. */
+static smm_status sgemm_run_views(const sgemm_target *t, int threads, int64_t m, int64_t n,
+                                  int64_t k, float alpha, sgemm_view a, sgemm_view b, float beta,
+                                  float *C, int64_t ldc)
+{
+    if (sgemm_sup_applies(t, m, n, k))
+        return sgemm_sup_run(t, threads, m, n, k, alpha, a, b, beta, C, ldc);
+    return sgemm_driver_run(t, threads, m, n, k, alpha, a, b, beta, C, ldc);
 }
 
 static sgemm_view sgemm_view_transpose(sgemm_view v)
@@ -99,10 +110,10 @@ smm_status exact_sgemm_with(const smm_context *ctx, smm_layout layout, smm_trans
     const sgemm_view a = sgemm_op_view(layout, transa, A, lda); /* m x k */
     const sgemm_view b = sgemm_op_view(layout, transb, B, ldb); /* k x n */
     if (row_major)
-        return sgemm_driver_run(target, ctx->threads, m, n, k, alpha, a, b, beta, C, ldc);
+        return sgemm_run_views(target, ctx->threads, m, n, k, alpha, a, b, beta, C, ldc);
     /* column-major C is row-major C^T = op(B)^T op(A)^T */
-    return sgemm_driver_run(target, ctx->threads, n, m, k, alpha, sgemm_view_transpose(b),
-                            sgemm_view_transpose(a), beta, C, ldc);
+    return sgemm_run_views(target, ctx->threads, n, m, k, alpha, sgemm_view_transpose(b),
+                           sgemm_view_transpose(a), beta, C, ldc);
 }
 
 smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,

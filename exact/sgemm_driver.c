@@ -151,7 +151,7 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                 for (int64_t jr = 0; jr < panels; jr++) {
                     const int64_t j0 = jr * nr;
                     sgemm_view bpanel = { B.p + pc * B.rs + (jc + j0) * B.cs, B.rs, B.cs };
-                    sgemm_pack_b_panel(nr, min_i64(nr, nc - j0), kc, bpanel, Bp + j0 * kc);
+                    sgemm_pack_b_panel(t, min_i64(nr, nc - j0), kc, bpanel, Bp + j0 * kc);
                 }
 
                 /* Work items are (ic block, jr chunk), ic-major: a thread's items share A blocks. */
@@ -163,7 +163,7 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                     const int64_t mc = min_i64(mc_blk, m - ic);
                     if (icb != packed_ic) {
                         sgemm_view ablock = { A.p + ic * A.rs + pc * A.cs, A.rs, A.cs };
-                        sgemm_pack_a_block(mr, mc, kc, ablock, Ap);
+                        sgemm_pack_a_block(t, mc, kc, ablock, Ap);
                         packed_ic = icb;
                     }
                     const int64_t jr_first = panels * chunk / jsplit;

@@ -1,67 +1,72 @@
 /*
- * sgemm_pack.c - portable packing of A and B into SGEMM micro-panels.
+ * sgemm_pack.c - packing A and B micro-panels (portable part).
  *
- * Each routine picks its loop order from the strides so that the reads run
- * along the source's contiguous direction when it has one.
+ * Lines that run along k (rows of a row-major A, columns of a transposed B)
+ * are handed to the target's pack_lines transpose; a strip whose elements
+ * are contiguous across the panel width is a row-by-row copy; anything else
+ * is a general strided gather.
  */
+#include <string.h>
+
 #include "sgemm_pack.h"
 
-void sgemm_pack_a_panel(int mr, int64_t rows, int64_t kc, sgemm_view a, float *restrict Ap)
+void sgemm_pack_lines_portable(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
+                               float *restrict dst)
 {
-    if (a.cs == 1) {
-        /* rows of a are contiguous: read a row, scatter it with stride mr */
-        for (int64_t i = 0; i < rows; i++) {
-            const float *src = a.p + i * a.rs;
-            for (int64_t p = 0; p < kc; p++)
-                Ap[p * mr + i] = src[p];
-        }
-    } else {
-        for (int64_t p = 0; p < kc; p++) {
-            const float *src = a.p + p * a.cs;
-            float *dst = Ap + p * mr;
-            for (int64_t i = 0; i < rows; i++)
-                dst[i] = src[i * a.rs];
-        }
-    }
-    if (rows < mr) {
+    for (int64_t i = 0; i < lines; i++) {
+        const float *line = src + i * ls;
         for (int64_t p = 0; p < kc; p++)
-            for (int64_t i = rows; i < mr; i++)
-                Ap[p * mr + i] = 0.0f;
+            dst[p * w + i] = line[p];
+    }
+    for (int64_t p = 0; p < kc; p++)
+        for (int64_t i = lines; i < w; i++)
+            dst[p * w + i] = 0.0f;
+}
+
+/*
+ * dst[p * w + i] := src[i * is + p * ps] for i < count, 0 for count <= i < w:
+ * the strip's elements are is apart across the width and ps apart along k.
+ */
+static void pack_strip(const sgemm_target *t, int w, int64_t count, int64_t kc, const float *src,
+                       int64_t is, int64_t ps, float *restrict dst)
+{
+    if (ps == 1 && is != 1) {
+        t->pack_lines(w, count, kc, src, is, dst);
+        return;
+    }
+    for (int64_t p = 0; p < kc; p++) {
+        const float *row = src + p * ps;
+        float *out = dst + p * w;
+        if (is == 1) {
+            memcpy(out, row, (size_t)count * sizeof(float));
+        } else {
+            for (int64_t i = 0; i < count; i++)
+                out[i] = row[i * is];
+        }
+        for (int64_t i = count; i < w; i++)
+            out[i] = 0.0f;
     }
 }
 
-void sgemm_pack_b_panel(int nr, int64_t cols, int64_t kc, sgemm_view b, float *restrict Bp)
+void sgemm_pack_a_panel(const sgemm_target *t, int64_t rows, int64_t kc, sgemm_view a,
+                        float *restrict Ap)
 {
-    if (b.cs == 1 || b.rs != 1) {
-        /* row by row: contiguous reads when b.cs == 1 */
-        for (int64_t p = 0; p < kc; p++) {
-            const float *src = b.p + p * b.rs;
-            float *dst = Bp + p * nr;
-            for (int64_t j = 0; j < cols; j++)
-                dst[j] = src[j * b.cs];
-            for (int64_t j = cols; j < nr; j++)
-                dst[j] = 0.0f;
-        }
-    } else {
-        /* columns of b are contiguous: read a column, scatter it with stride nr */
-        for (int64_t j = 0; j < cols; j++) {
-            const float *src = b.p + j * b.cs;
-            for (int64_t p = 0; p < kc; p++)
-                Bp[p * nr + j] = src[p];
-        }
-        if (cols < nr) {
-            for (int64_t p = 0; p < kc; p++)
-                for (int64_t j = cols; j < nr; j++)
-                    Bp[p * nr + j] = 0.0f;
-        }
-    }
+    pack_strip(t, t->mr, rows, kc, a.p, a.rs, a.cs, Ap);
 }
 
-void sgemm_pack_a_block(int mr, int64_t mc, int64_t kc, sgemm_view a, float *restrict Ap)
+void sgemm_pack_b_panel(const sgemm_target *t, int64_t cols, int64_t kc, sgemm_view b,
+                        float *restrict Bp)
 {
+    pack_strip(t, t->nr, cols, kc, b.p, b.cs, b.rs, Bp);
+}
+
+void sgemm_pack_a_block(const sgemm_target *t, int64_t mc, int64_t kc, sgemm_view a,
+                        float *restrict Ap)
+{
+    const int mr = t->mr;
     for (int64_t i0 = 0; i0 < mc; i0 += mr) {
         const int64_t rows = mc - i0 < mr ? mc - i0 : mr;
         sgemm_view panel = { a.p + i0 * a.rs, a.rs, a.cs };
-        sgemm_pack_a_panel(mr, rows, kc, panel, Ap + i0 * kc);
+        sgemm_pack_a_panel(t, rows, kc, panel, Ap + i0 * kc);
     }
 }

@@ -2,9 +2,11 @@
  * sgemm_target.h - the SGEMM micro-kernel contract and the per-ISA targets
  * (kernel plus block sizes) the blocked driver runs with.
  *
- * Only the micro-kernels (sgemm_kernel_*.c) know an instruction set; the
- * driver (sgemm_driver.c) and the packing routines (sgemm_pack.c) are
- * portable C and reach a kernel through sgemm_kernel_fn.
+ * Only the micro-kernels (sgemm_kernel_*.c), the small-product kernels
+ * (sgemm_sup_*.c) and the transposing packers (sgemm_pack_*.c) know an
+ * instruction set; the driver (sgemm_driver.c) and
+ * the rest of packing (sgemm_pack.c) are portable C and reach them through
+ * the function pointers of a target.
  */
 #ifndef SGEMM_TARGET_H
 #define SGEMM_TARGET_H
@@ -40,6 +42,30 @@ typedef void (*sgemm_kernel_fn)(int64_t kc, float alpha, const float *restrict A
                                 const float *restrict Bp, float beta, float *restrict C,
                                 int64_t ldc);
 
+/*
+ * sgemm_pack_lines_fn - pack a w-wide micro-panel whose source lines run
+ * along k: dst[p * w + i] := src[i * ls + p] for i < lines and p < kc, and
+ * dst[p * w + i] := 0 for lines <= i < w. 1 <= lines <= w <= SGEMM_MAX_NR,
+ * kc >= 1, ls >= 1; src lines need no alignment; dst holds kc * w floats.
+ */
+typedef void (*sgemm_pack_lines_fn)(int w, int64_t lines, int64_t kc, const float *src,
+                                    int64_t ls, float *restrict dst);
+
+/*
+ * sgemm_sup_fn - one tile of a small product, read from unpacked operands:
+ *
+ *     C := beta * C + alpha * A * B      (rows x cols, rows <= MR, cols <= NR)
+ *
+ * with A element (i, p) at A[i * rsa + p * csa] (any strides), B element
+ * (p, j) at B[p * rsb + j] (unit column stride) and C element (i, j) at
+ * C[i * ldc + j]. Only the rows x cols elements of C are read or written.
+ * k >= 1; beta == 0 means C is not read. The arithmetic (summation order
+ * over p, rounding of the update) is that of the target's packed kernel.
+ */
+typedef void (*sgemm_sup_fn)(int64_t rows, int64_t cols, int64_t k, float alpha, const float *A,
+                             int64_t rsa, int64_t csa, const float *B, int64_t rsb, float beta,
+                             float *C, int64_t ldc);
+
 /* The largest register tile of any target (the driver's edge buffer size). */
 #define SGEMM_MAX_MR 16
 #define SGEMM_MAX_NR 32
@@ -55,6 +81,9 @@ typedef struct {
     int mr, nr;            /* register tile: C rows by C columns per kernel call */
     int64_t mc, kc, nc;    /* cache blocks: rows of A (L2), depth (L1 B micro-panel), columns of B (L3) */
     sgemm_kernel_fn kernel;
+    sgemm_pack_lines_fn pack_lines; /* the transposing packer (sgemm_pack_lines_fn) */
+    sgemm_sup_fn sup;      /* the small-product kernel, or NULL: every product is packed */
+    double sup_max_macs;   /* products of at most this many multiply-adds m*n*k use sup */
 } sgemm_target;
 
 /*
@@ -63,6 +92,34 @@ typedef struct {
  * Does not check that the CPU supports the path.
  */
 const sgemm_target *sgemm_target_for(smm_isa isa);
+
+/* ---- the transposing packers (see sgemm_pack_lines_fn) ---- */
+
+/* Portable C: an element at a time. */
+void sgemm_pack_lines_portable(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
+                               float *restrict dst);
+
+#if defined(__x86_64__)
+/* AVX2: 8 x 8 register transposes with masked loads and stores. */
+void sgemm_pack_lines_avx2(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
+                           float *restrict dst);
+/* AVX-512F: 16 x 16 register transposes with masked loads and stores. */
+void sgemm_pack_lines_avx512(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
+                             float *restrict dst);
+#endif
+
+/* ---- the small-product kernels (see sgemm_sup_fn) ---- */
+
+#if defined(__x86_64__)
+/* AVX2 + FMA: tiles up to 6 x 16, columns masked. */
+void sgemm_sup_avx2_6x16(int64_t rows, int64_t cols, int64_t k, float alpha, const float *A,
+                         int64_t rsa, int64_t csa, const float *B, int64_t rsb, float beta,
+                         float *C, int64_t ldc);
+/* AVX-512F: tiles up to 12 x 32, columns masked. */
+void sgemm_sup_avx512_12x32(int64_t rows, int64_t cols, int64_t k, float alpha, const float *A,
+                            int64_t rsa, int64_t csa, const float *B, int64_t rsb, float beta,
+                            float *C, int64_t ldc);
+#endif
 
 /* ---- the micro-kernels (each in its own file; see sgemm_kernel_fn) ---- */
 

@@ -28,6 +28,12 @@ extern "C" {
  *   C may be NULL only when m or n is 0.
  * - C must not overlap A or B.
  *
+ * Implementation: BLIS-style cache blocking with packed A and B panels and a
+ * register-tiled micro-kernel per ISA path (exact_sgemm_impl names it);
+ * products of at most about 4 million multiply-adds (160^3) on the AVX2 and
+ * AVX-512 paths skip packing and run an unpacked kernel. Threads (OpenMP)
+ * split the rows and columns of C, never k.
+ *
  * Results are bit-identical for any thread count. Different ISA paths round
  * differently (FMA, summation order); each is accurate to the usual
  * k * FLT_EPSILON * sum|a||b| bound.

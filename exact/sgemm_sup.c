@@ -1,0 +1,67 @@
+/*
+ * sgemm_sup.c - the small-product path (portable part): tiles the product
+ * into MR x NR blocks and hands each to the target's unpacked kernel.
+ */
+#include "sgemm_sup.h"
+#include "smm_runtime.h"
+
+/* Products smaller than this many multiply-adds run on one thread. */
+#define SUP_PARALLEL_MIN_MACS (64.0 * 64.0 * 64.0)
+
+int sgemm_sup_applies(const sgemm_target *t, int64_t m, int64_t n, int64_t k)
+{
+    return t->sup != NULL && (double)m * (double)n * (double)k <= t->sup_max_macs;
+}
+
+/* Tile number `tile` (row-major over col_tiles tile columns) of the product. */
+static void sup_tile(const sgemm_target *t, int64_t tile, int64_t col_tiles, int64_t m, int64_t n,
+                     int64_t k, float alpha, sgemm_view A, const float *b, int64_t rsb, float beta,
+                     float *C, int64_t ldc)
+{
+    const int64_t i0 = tile / col_tiles * t->mr, j0 = tile % col_tiles * t->nr;
+    const int64_t rows = m - i0 < t->mr ? m - i0 : t->mr;
+    const int64_t cols = n - j0 < t->nr ? n - j0 : t->nr;
+    t->sup(rows, cols, k, alpha, A.p + i0 * A.rs, A.rs, A.cs, b + j0, rsb, beta,
+           C + i0 * ldc + j0, ldc);
+}
+
+smm_status sgemm_sup_run(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k,
+                         float alpha, sgemm_view A, sgemm_view B, float beta, float *C,
+                         int64_t ldc)
+{
+    const float *b = B.p;
+    int64_t rsb = B.rs;
+    float *copy = NULL;
+    if (B.cs != 1) {
+        copy = smm_aligned_alloc((size_t)k * (size_t)n * sizeof(float));
+        if (copy == NULL)
+            return SMM_ERR_NO_MEMORY;
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t p = 0; p < k; p++)
+                copy[p * n + j] = B.p[p * B.rs + j * B.cs];
+        b = copy;
+        rsb = n;
+    }
+
+    const int mr = t->mr, nr = t->nr;
+    const int64_t row_tiles = (m + mr - 1) / mr, col_tiles = (n + nr - 1) / nr;
+    const int64_t tiles = row_tiles * col_tiles;
+    int64_t nt = threads;
+    if (nt > tiles)
+        nt = tiles;
+    if ((double)m * (double)n * (double)k < SUP_PARALLEL_MIN_MACS)
+        nt = 1;
+
+    /* row-major tile order: consecutive tiles of a thread share their A rows */
+    if (nt == 1) {
+        for (int64_t tile = 0; tile < tiles; tile++)
+            sup_tile(t, tile, col_tiles, m, n, k, alpha, A, b, rsb, beta, C, ldc);
+    } else {
+#pragma omp parallel for schedule(static) num_threads((int)nt)
+        for (int64_t tile = 0; tile < tiles; tile++)
+            sup_tile(t, tile, col_tiles, m, n, k, alpha, A, b, rsb, beta, C, ldc);
+    }
+
+    smm_aligned_free(copy);
+    return SMM_OK;
+}
