@@ -4,8 +4,12 @@
  * Every ISA path the CPU supports is compared with a double-precision naive
  * reference over all layouts and transposes, shapes that straddle register
  * tiles and cache blocks, padded leading dimensions and the special values
- * of alpha and beta; then thread-count invariance, the k == 0 / alpha == 0
- * and empty cases, argument errors (C untouched) and the kernel names.
+ * of alpha and beta; then, with the block sizes read from that path's target
+ * (exact/sgemm_target.h), shapes at b-1, b and b+1 for every register tile
+ * and cache block b, each also lifted onto the blocked driver when the path
+ * would run it as a small product; then thread-count invariance (including
+ * a shape that crosses mc, kc and nc at once), the k == 0 / alpha == 0 and
+ * empty cases, argument errors (C untouched) and the kernel names.
  */
 #include <float.h>
 #include <math.h>
@@ -17,6 +21,8 @@
 #include "test_util.h"
 
 #include "exact/sgemm.h"
+#include "exact/sgemm_sup.h"
+#include "exact/sgemm_target.h"
 
 /* ---- matrices stored in a layout, with a possibly padded leading dimension ---- */
 
@@ -105,13 +111,26 @@ static void check_case(const sgemm_case *c, uint64_t seed)
                                B.p, B.ld, c->beta, C.p, C.ld);
     ck_assert_msg(s == SMM_OK, "status %d", (int)s);
 
+    /* op(A) by rows and op(B) by columns, in double, so the reference reads memory in order */
+    double *Ar = malloc((size_t)max_i64(1, c->m * c->k) * sizeof(double));
+    double *Bc = malloc((size_t)max_i64(1, c->n * c->k) * sizeof(double));
+    ck_assert_ptr_nonnull(Ar);
+    ck_assert_ptr_nonnull(Bc);
+    for (int64_t i = 0; i < c->m; i++)
+        for (int64_t p = 0; p < c->k; p++)
+            Ar[i * c->k + p] = op_elem(&A, c->ta, i, p);
+    for (int64_t j = 0; j < c->n; j++)
+        for (int64_t p = 0; p < c->k; p++)
+            Bc[j * c->k + p] = op_elem(&B, c->tb, p, j);
+
     int64_t bad = 0;
     char first[256] = "";
     for (int64_t i = 0; i < c->m; i++) {
         for (int64_t j = 0; j < c->n; j++) {
             double sum = 0.0, abs_sum = 0.0;
+            const double *arow = Ar + i * c->k, *bcol = Bc + j * c->k;
             for (int64_t p = 0; p < c->k; p++) {
-                const double prod = op_elem(&A, c->ta, i, p) * op_elem(&B, c->tb, p, j);
+                const double prod = arow[p] * bcol[p];
                 sum += prod;
                 abs_sum += fabs(prod);
             }
@@ -147,6 +166,8 @@ static void check_case(const sgemm_case *c, uint64_t seed)
                   trans_name(c->ta), trans_name(c->tb), (long long)c->m, (long long)c->n,
                   (long long)c->k, (double)c->alpha, (double)c->beta, (long long)c->pad,
                   (long long)bad, first, (long long)touched);
+    free(Ar);
+    free(Bc);
     free(C0);
     free(A.p);
     free(B.p);
@@ -171,7 +192,12 @@ static const float alphas_betas[][2] = {
 };
 #define NAB 8
 
-/* Shapes beyond the sizes list: several mc / kc blocks, several nc blocks. */
+/*
+ * Shapes beyond the sizes list: several mc / kc blocks (613 x 37 x 530 on
+ * every path), a wide and a deep product (on AVX2 and AVX-512 these two take
+ * the small-product path; test_sgemm_block_boundaries covers the nc and kc
+ * crossings of the blocked driver there).
+ */
 static const int64_t big_shapes[][3] = { { 613, 37, 530 }, { 5, 4133, 9 }, { 50, 70, 600 } };
 #define NBIG 3
 
@@ -240,25 +266,188 @@ START_TEST(test_sgemm_cube_257)
 }
 END_TEST
 
-/* ---- thread-count invariance ---- */
+/* ---- every block boundary of the target, from its own block sizes ---- */
 
-START_TEST(test_sgemm_threads_bit_identical)
+#define MAX_BOUNDARY_SHAPES 24
+
+typedef struct {
+    int64_t d[3]; /* m, n, k */
+    int grow;     /* bit i set: lift_to_driver may grow d[i] */
+} boundary_shape;
+
+/* Append b-1, b and b+1 to v (n values so far), skipping values < 1 and repeats. */
+static int add_around(int64_t *v, int n, int64_t b)
 {
-    static const struct {
-        int combo;
-        int64_t m, n, k;
-        float beta;
-    } shapes[] = {
-        { 0, 613, 300, 531, 0.0f },  /* several ic and k blocks */
-        { 6, 7, 4133, 20, 1.5f },    /* one ic block: threads split the B panels; two nc blocks */
-        { 3, 100, 100, 100, -0.75f },
-        { 5, 257, 33, 700, 1.0f },
-    };
+    for (int64_t x = b - 1; x <= b + 1; x++) {
+        int seen = x < 1;
+        for (int i = 0; i < n && !seen; i++)
+            seen = v[i] == x;
+        if (!seen)
+            v[n++] = x;
+    }
+    return n;
+}
+
+/*
+ * The shapes that put one dimension at b-1, b, b+1 for each block size b of
+ * that dimension in t (m: mr, mc; n: nr, nc; k: 1, kc), the other two small
+ * and odd (so edge tiles are partial), then two combined shapes:
+ * mc+1 x nr+1 x kc+1 and mc+1 x nc+1 x 2 (C offset by both ic and jc).
+ * Returns how many were written.
+ */
+static int boundary_shapes(const sgemm_target *t, boundary_shape shapes[MAX_BOUNDARY_SHAPES])
+{
+    int64_t v[6];
+    int ns = 0, nv;
+
+    nv = add_around(v, add_around(v, 0, t->mr), t->mc);
+    for (int j = 0; j < nv; j++, ns++)
+        shapes[ns] = (boundary_shape){ { v[j], j % 2 ? 37 : 19, j % 2 ? 5 : 9 }, 2 | 4 };
+    nv = add_around(v, add_around(v, 0, t->nr), t->nc);
+    for (int j = 0; j < nv; j++, ns++)
+        shapes[ns] = (boundary_shape){ { j % 2 ? 5 : 13, v[j], j % 2 ? 19 : 7 }, 1 | 4 };
+    nv = add_around(v, add_around(v, 0, 1), t->kc);
+    for (int j = 0; j < nv; j++, ns++)
+        shapes[ns] = (boundary_shape){ { j % 2 ? 19 : 13, j % 2 ? 5 : 37, v[j] }, 1 | 2 };
+    shapes[ns++] = (boundary_shape){ { t->mc + 1, t->nr + 1, t->kc + 1 }, 2 };
+    shapes[ns++] = (boundary_shape){ { t->mc + 1, t->nc + 1, 2 }, 4 };
+    return ns;
+}
+
+/*
+ * Grow the dimensions of s allowed by s->grow (the smallest first, by an
+ * even step of about d/4, so odd sizes stay odd and the product overshoots
+ * by at most about 25%) until t runs the product on the blocked driver
+ * rather than on its small-product path. Returns 0 if that never happens.
+ */
+static int lift_to_driver(const sgemm_target *t, boundary_shape *s)
+{
+    for (int step = 0; sgemm_sup_applies(t, s->d[0], s->d[1], s->d[2]); step++) {
+        int g = -1;
+        for (int i = 0; i < 3; i++)
+            if ((s->grow >> i & 1) && (g < 0 || s->d[i] < s->d[g]))
+                g = i;
+        if (g < 0 || step == 400)
+            return 0;
+        s->d[g] += s->d[g] >= 8 ? s->d[g] / 8 * 2 : 2;
+    }
+    return 1;
+}
+
+/*
+ * On every ISA path, each boundary shape of its target against the
+ * reference. When the target runs a shape on its small-product path
+ * (sgemm_sup_applies), the shape is also run lifted to the blocked driver
+ * (lift_to_driver: the boundary dimension kept, the others grown), since the
+ * cache blocks mc, kc and nc exist only there. The combination, (alpha,
+ * beta) and padding rotate from one case to the next, so every ISA meets all
+ * 8 combinations and all (alpha, beta) pairs; the combinations shift by 3
+ * from one ISA to the next. alpha == 0 becomes -0.75 so every case reaches a
+ * kernel. Prints the shapes of each target (a => b: b is the lifted shape).
+ */
+START_TEST(test_sgemm_block_boundaries)
+{
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
     for (int ii = 0; ii < nisa; ii++) {
+        const sgemm_target *t = sgemm_target_for(isas[ii]);
+        ck_assert_ptr_nonnull(t);
+        /* the target contract (sgemm_target.h) the shapes below rely on */
+        ck_assert(t->mr >= 1 && t->mr <= SGEMM_MAX_MR && t->nr >= 1 && t->nr <= SGEMM_MAX_NR);
+        ck_assert(t->mc >= t->mr && t->mc % t->mr == 0 && t->nc >= t->nr && t->nc % t->nr == 0);
+        ck_assert_int_ge(t->kc, 1);
         ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
-        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+
+        boundary_shape shapes[MAX_BOUNDARY_SHAPES];
+        const int ns = boundary_shapes(t, shapes);
+        char list[2048];
+        int len = snprintf(list, sizeof list, "block boundaries on %s (mr %d nr %d mc %lld kc %lld nc %lld):",
+                           t->name, t->mr, t->nr, (long long)t->mc, (long long)t->kc, (long long)t->nc);
+        int cn = 0; /* cases run so far on this ISA */
+        for (int si = 0; si < ns; si++) {
+            boundary_shape run[2] = { shapes[si], shapes[si] };
+            int nrun = 1;
+            if (sgemm_sup_applies(t, run[0].d[0], run[0].d[1], run[0].d[2])) {
+                ck_assert_msg(lift_to_driver(t, &run[1]),
+                              "%s: %lldx%lldx%lld cannot be lifted to the blocked driver", t->name,
+                              (long long)run[0].d[0], (long long)run[0].d[1], (long long)run[0].d[2]);
+                nrun = 2;
+            }
+            for (int r = 0; r < nrun; r++, cn++) {
+                if (len > 0 && (size_t)len < sizeof list)
+                    len += snprintf(list + len, sizeof list - (size_t)len, "%s%lldx%lldx%lld",
+                                    r ? "=>" : " ", (long long)run[r].d[0], (long long)run[r].d[1],
+                                    (long long)run[r].d[2]);
+                const int ab = (3 * cn + ii) % NAB;
+                sgemm_case c;
+                combo_of((cn + 3 * ii) % 8, &c.layout, &c.ta, &c.tb);
+                c.m = run[r].d[0];
+                c.n = run[r].d[1];
+                c.k = run[r].d[2];
+                c.alpha = alphas_betas[ab][0] != 0.0f ? alphas_betas[ab][0] : -0.75f;
+                c.beta = alphas_betas[ab][1];
+                c.pad = cn % 3 == 0 ? 0 : 1 + cn % 5;
+                check_case(&c, 20000u + 100u * (uint64_t)ii + (uint64_t)cn);
+            }
+        }
+        printf("%s\n", list);
+        fflush(stdout);
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+/* ---- thread-count invariance ---- */
+
+/*
+ * The same product on 1 to 4 threads gives the same bits. A target with a
+ * small-product path runs the 100^3 shape there; the other fixed shapes are
+ * meant for the blocked driver and are lifted to it when the target would
+ * run them on that path (lift_to_driver: the dimensions in `grow` grow).
+ * Besides, each ISA runs m = mc+1, n = nc+nr+1, k = kc+1 from its target
+ * (at one thread: two ic, pc and jc blocks, the last ic block one row, the
+ * last pc block one step of k, the last jc block nr+1 columns) on 1 and 2
+ * threads only: up to 0.6 GFLOP per run, which takes seconds under
+ * emulation (qemu-aarch64).
+ */
+START_TEST(test_sgemm_threads_bit_identical)
+{
+    typedef struct {
+        int combo;
+        int64_t m, n, k;
+        float beta;
+        int max_threads;
+        int grow; /* 0: as is; else lift to the blocked driver growing these dimensions (bits m, n, k) */
+    } thread_shape;
+    static const thread_shape fixed[] = {
+        { 0, 613, 300, 531, 0.0f, 4, 2 },  /* several ic and k blocks */
+        { 6, 7, 4133, 20, 1.5f, 4, 4 },    /* one ic block: threads split the B panels; two nc blocks */
+        { 3, 100, 100, 100, -0.75f, 4, 0 },
+        { 5, 257, 33, 700, 1.0f, 4, 2 },
+    };
+    enum { NFIXED = sizeof fixed / sizeof fixed[0] };
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        const sgemm_target *t = sgemm_target_for(isas[ii]);
+        ck_assert_ptr_nonnull(t);
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        thread_shape shapes[NFIXED + 1];
+        memcpy(shapes, fixed, sizeof fixed);
+        for (int si = 0; si < NFIXED; si++) {
+            if (shapes[si].grow == 0)
+                continue;
+            boundary_shape b = { { shapes[si].m, shapes[si].n, shapes[si].k }, shapes[si].grow };
+            ck_assert_msg(lift_to_driver(t, &b), "%s: shape %d cannot be lifted to the blocked driver",
+                          t->name, si);
+            shapes[si].m = b.d[0];
+            shapes[si].n = b.d[1];
+            shapes[si].k = b.d[2];
+        }
+        shapes[NFIXED] = (thread_shape){ (3 * ii + 2) % 8, t->mc + 1, t->nc + t->nr + 1, t->kc + 1,
+                                         ii % 2 ? 0.0f : 1.5f, 2, 0 };
+        ck_assert(!sgemm_sup_applies(t, shapes[NFIXED].m, shapes[NFIXED].n, shapes[NFIXED].k));
+        for (size_t si = 0; si < NFIXED + 1; si++) {
             uint64_t rng = 99u + si;
             smm_layout layout;
             smm_trans ta, tb;
@@ -269,7 +458,7 @@ START_TEST(test_sgemm_threads_bit_identical)
             stored_matrix B = stored_new(layout, b_plain ? k : n, b_plain ? n : k, 2, &rng);
             stored_matrix C0 = stored_new(layout, m, n, 3, &rng);
             float *first = NULL;
-            for (int threads = 1; threads <= 4; threads++) {
+            for (int threads = 1; threads <= shapes[si].max_threads; threads++) {
                 ck_assert_int_eq(smm_set_num_threads(threads), SMM_OK);
                 float *C = malloc((size_t)C0.size * sizeof(float));
                 ck_assert_ptr_nonnull(C);
@@ -281,8 +470,9 @@ START_TEST(test_sgemm_threads_bit_identical)
                     first = C;
                 } else {
                     ck_assert_msg(memcmp(first, C, (size_t)C0.size * sizeof(float)) == 0,
-                                  "isa %s shape %zu: %d threads differ from 1 thread",
-                                  exact_sgemm_impl(), si, threads);
+                                  "isa %s shape %zu (%lldx%lldx%lld): %d threads differ from 1 thread",
+                                  exact_sgemm_impl(), si, (long long)m, (long long)n, (long long)k,
+                                  threads);
                     free(C);
                 }
             }
@@ -645,6 +835,7 @@ static Suite *exact_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_sgemm_matches_reference, 0, 8);
     tcase_add_test(tc, test_sgemm_cube_257);
+    tcase_add_test(tc, test_sgemm_block_boundaries);
     tcase_add_test(tc, test_sgemm_threads_bit_identical);
     suite_add_tcase(s, tc);
 
