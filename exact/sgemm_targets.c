@@ -7,7 +7,8 @@
  * - kc: the B micro-panel (kc x nr floats) the inner loop streams over stays
  *   in L1 together with an A micro-panel: 256 x 16 x 4 = 16 KiB (AVX2),
  *   256 x 32 x 4 = 32 KiB (AVX-512), 256 x 12 x 4 = 12 KiB (NEON).
- * - mc: the packed A block (mc x kc) stays in L2: 192-288 KiB.
+ * - mc: the packed A block (mc x kc) stays in L2: 192-288 KiB (AVX-512:
+ *   480 KiB; 480 rows measured 4-5% faster than 240 at n = 2048 and 4096).
  * - nc: the packed B block (kc x nc) stays in L3: 4 MiB (NEON: 4092 = 341 x 12,
  *   the largest multiple of nr = 12 not above 4096).
  * kc is fixed per target (never derived from the thread count), which keeps
@@ -28,7 +29,7 @@ static const sgemm_target sgemm_targets[] = {
 #if defined(__x86_64__)
     { "avx2_fma_6x16", SMM_ISA_AVX2, 6, 16, 288, 256, 4096, sgemm_kernel_avx2_6x16,
       sgemm_pack_lines_avx2, sgemm_sup_avx2_6x16, 160.0 * 160.0 * 160.0 },
-    { "avx512_12x32", SMM_ISA_AVX512, 12, 32, 240, 256, 4096, sgemm_kernel_avx512_12x32,
+    { "avx512_12x32", SMM_ISA_AVX512, 12, 32, 480, 256, 4096, sgemm_kernel_avx512_12x32,
       sgemm_pack_lines_avx512,
       sgemm_sup_avx512_12x32, 160.0 * 160.0 * 160.0 },
 #endif
