@@ -1,0 +1,309 @@
+/*
+ * bench_padded.c - mode `padded`: what a padded leading dimension buys. The
+ * naive and the tiled kernel of padded_kernels.h run on n x n row-major
+ * matrices stored twice: unpadded (ld = n, 64-byte aligned) and padded
+ * (ld = exact_padded_ld(n), allocated with exact_matrix_alloc). With n a
+ * power of two the unpadded rows are a multiple of 4 KiB apart, so walking
+ * down a column touches a single cache set.
+ *
+ * The naive kernel is far too slow for whole 4096 x 4096 products, so each
+ * kernel computes only the first rows of C (GFLOPS count that work alone).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_cli.h"
+#include "bench_matrix.h"
+#include "bench_modes.h"
+#include "bench_report.h"
+#include "bench_timing.h"
+#include "padded_kernels.h"
+#include "sketchmm.h"
+
+#define MODE "padded"
+#define MAX_SIZE 16384
+#define DEFAULT_REPS 3
+#define DEFAULT_NAIVE_ROWS 16
+#define TILED_ALL_ROWS_MAX_N 2048 /* tiled default: every row up to this n ... */
+#define TILED_DEFAULT_ROWS 512    /* ... and this many above it */
+#define AGREEMENT_TOLERANCE 1e-5  /* max |difference| / n (entries of A and B are in [-1, 1]) */
+
+typedef struct {
+    int64_t sizes[BENCH_MAX_LIST];
+    int nsizes;
+    int64_t naive_rows, tiled_rows; /* tiled_rows 0: the default for each n */
+    int reps;
+    const char *csv_path;
+} padded_config;
+
+static const char *const option_names[] = { "sizes", "rows", "tiled-rows", "reps", "csv", NULL };
+
+void bench_padded_help(FILE *out)
+{
+    fprintf(out,
+        "sketchmm_bench padded [--sizes LIST] [--rows R] [--tiled-rows R] [--reps N] [--csv FILE]\n"
+        "  A naive product (i, j, k loops, B read down its columns) and a %d x %d x %d tiled one\n"
+        "  (i, k, j inside a block), plain C, on n x n row-major matrices with ld = n (unpadded,\n"
+        "  64-byte aligned) and with ld = exact_padded_ld(n) (exact_matrix_alloc). Each computes\n"
+        "  only the first rows of C; GFLOPS count the work done (2 rows n^2 flops). Padded and\n"
+        "  unpadded results, and the two kernels on their common rows, must agree (max |difference|\n"
+        "  <= %g n), else the run stops with exit status 1. Warm-up runs (at least one, and at\n"
+        "  least %g ms), then the median of --reps; prints GFLOPS unpadded and padded and the\n"
+        "  padded/unpadded speedup.\n"
+        "  --sizes LIST     matrix sizes n (default 2048,4096)\n"
+        "  --rows R         rows of C the naive kernel computes (default %d)\n"
+        "  --tiled-rows R   rows of C the tiled kernel computes (default: all for n <= %d, else %d)\n"
+        "  --reps N         timed runs per kernel and storage (default %d)\n"
+        "  --csv FILE       also write one CSV row per size and kernel\n"
+        "  Row counts above n are cut to n.\n",
+        PADDED_TILE, PADDED_TILE, PADDED_TILE, AGREEMENT_TOLERANCE, BENCH_WARMUP_SECONDS * 1e3,
+        DEFAULT_NAIVE_ROWS, TILED_ALL_ROWS_MAX_N, TILED_DEFAULT_ROWS, DEFAULT_REPS);
+}
+
+static int parse_args(int argc, char **argv, padded_config *cfg, int *help)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->sizes[0] = 2048;
+    cfg->sizes[1] = 4096;
+    cfg->nsizes = 2;
+    cfg->naive_rows = DEFAULT_NAIVE_ROWS;
+    cfg->reps = DEFAULT_REPS;
+    *help = 0;
+    for (int i = 0; i < argc; i++) {
+        char name[BENCH_MAX_OPTION_NAME];
+        const char *value;
+        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
+        if (bad)
+            return bad;
+        int64_t number = 0;
+        if (strcmp(name, "help") == 0) {
+            *help = 1;
+            return 0;
+        } else if (strcmp(name, "sizes") == 0) {
+            if (!bench_parse_int_list(value, 1, MAX_SIZE, cfg->sizes, &cfg->nsizes))
+                return bench_usage_error(MODE, "--sizes wants sizes in [1, %d], got '%s'", MAX_SIZE, value);
+        } else if (strcmp(name, "rows") == 0 || strcmp(name, "tiled-rows") == 0) {
+            if (!bench_parse_int(value, 1, MAX_SIZE, &number))
+                return bench_usage_error(MODE, "--%s wants a row count in [1, %d], got '%s'", name, MAX_SIZE, value);
+            if (name[0] == 'r')
+                cfg->naive_rows = number;
+            else
+                cfg->tiled_rows = number;
+        } else if (strcmp(name, "reps") == 0) {
+            if (!bench_parse_int(value, 1, 1000000, &number))
+                return bench_usage_error(MODE, "--reps wants a count in [1, 1000000], got '%s'", value);
+            cfg->reps = (int)number;
+        } else if (strcmp(name, "csv") == 0) {
+            cfg->csv_path = value;
+        } else {
+            return bench_usage_error(MODE, "unknown option '--%s'", name);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Storage                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* A, B and C of one storage scheme. */
+typedef struct {
+    float *A, *B, *C;
+    int64_t ld;
+    int padded; /* from exact_matrix_alloc */
+} operands;
+
+static int alloc_padded(int64_t n, float **matrix, int64_t *ld)
+{
+    smm_status s = exact_matrix_alloc(SMM_ROW_MAJOR, n, n, matrix, ld);
+    if (s != SMM_OK) {
+        fprintf(stderr, "sketchmm_bench padded: exact_matrix_alloc(%lld x %lld): %s\n", (long long)n, (long long)n,
+                smm_status_str(s));
+        return 0;
+    }
+    return 1;
+}
+
+static int make_operands(int64_t n, int padded, operands *o)
+{
+    memset(o, 0, sizeof *o);
+    o->padded = padded;
+    if (padded) {
+        int64_t lda, ldb, ldc;
+        if (!alloc_padded(n, &o->A, &lda) || !alloc_padded(n, &o->B, &ldb) || !alloc_padded(n, &o->C, &ldc))
+            return 0;
+        o->ld = lda; /* the same for all three: exact_padded_ld(n) */
+    } else {
+        o->A = bench_alloc_floats(n * n);
+        o->B = bench_alloc_floats(n * n);
+        o->C = bench_alloc_floats(n * n);
+        o->ld = n;
+    }
+    bench_fill(o->A, n, n, o->ld, 1);
+    bench_fill(o->B, n, n, o->ld, 2);
+    bench_zero(o->C, n, n, o->ld);
+    return 1;
+}
+
+static void free_operands(operands *o)
+{
+    if (o->padded) {
+        exact_matrix_free(o->A);
+        exact_matrix_free(o->B);
+        exact_matrix_free(o->C);
+    } else {
+        bench_free_floats(o->A);
+        bench_free_floats(o->B);
+        bench_free_floats(o->C);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Runs                                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef void (*padded_kernel)(int64_t n, int64_t rows, const float *A, const float *B, float *C, int64_t ld);
+
+typedef struct {
+    padded_kernel kernel;
+    int64_t n, rows;
+    const operands *o;
+} padded_run;
+
+static void run_kernel(void *context)
+{
+    const padded_run *r = context;
+    r->kernel(r->n, r->rows, r->o->A, r->o->B, r->o->C, r->o->ld);
+}
+
+/* Median seconds of one kernel on one storage; C's first rows hold the result afterwards. */
+static double time_kernel(padded_kernel kernel, int64_t n, int64_t rows, const operands *o, int reps)
+{
+    padded_run run = { kernel, n, rows, o };
+    return bench_measure(run_kernel, NULL, &run, 1, reps).seconds;
+}
+
+/* Copy the first rows of C (ld) to a dense rows x n buffer. */
+static void save_rows(const operands *o, int64_t n, int64_t rows, float *out)
+{
+    for (int64_t i = 0; i < rows; i++)
+        memcpy(out + i * n, o->C + i * o->ld, (size_t)n * sizeof *out);
+}
+
+static int agree(const char *what, int64_t n, int64_t rows, const float *x, int64_t ldx, const float *y, int64_t ldy,
+                 double *difference)
+{
+    *difference = bench_max_abs_diff(x, ldx, y, ldy, rows, n) / (double)n;
+    if (*difference <= AGREEMENT_TOLERANCE)
+        return 1;
+    fprintf(stderr, "sketchmm_bench padded: n = %lld, %s disagree: max |difference| = %.3g n (tolerance %g n)\n",
+            (long long)n, what, *difference, AGREEMENT_TOLERANCE);
+    return 0;
+}
+
+static int64_t cut_rows(int64_t rows, int64_t n)
+{
+    return rows < n ? rows : n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Mode                                                                     */
+/* ------------------------------------------------------------------------ */
+
+int bench_padded_main(int argc, char **argv)
+{
+    padded_config cfg;
+    int help = 0;
+    int bad = parse_args(argc, argv, &cfg, &help);
+    if (bad)
+        return bad;
+    if (help) {
+        bench_padded_help(stdout);
+        return 0;
+    }
+    FILE *csv = NULL;
+    if (cfg.csv_path != NULL && (csv = bench_csv_open(MODE, cfg.csv_path)) == NULL)
+        return BENCH_EXIT_FAILED;
+    if (bench_print_setup(stdout) != 0) {
+        bench_csv_close(csv, MODE, cfg.csv_path);
+        return BENCH_EXIT_FAILED;
+    }
+    printf("Plain C kernels on one thread, median of %d timed runs after a warm-up. Only the first\n"
+           "rows of C are computed (the 'rows' column); GFLOPS count that work alone (2 rows n^2 flops).\n",
+           cfg.reps);
+    printf("'diff' columns: max |difference| / n between padded and unpadded results, and between the\n"
+           "tiled and the naive kernel on their common rows.\n");
+    printf("\n%5s %-6s %5s %8s %8s %9s %9s %8s %9s %9s\n", "n", "kernel", "rows", "ld", "ld", "GFLOPS", "GFLOPS",
+           "padded/", "diff", "diff");
+    printf("%5s %-6s %5s %8s %8s %9s %9s %8s %9s %9s\n", "", "", "", "unpadded", "padded", "unpadded", "padded",
+           "unpadded", "pad/unpad", "vs naive");
+    if (csv != NULL)
+        fprintf(csv, "n,kernel,rows,reps,ld_unpadded,ld_padded,seconds_unpadded,seconds_padded,gflops_unpadded,"
+                     "gflops_padded,speedup_padded_over_unpadded,diff_padded_unpadded_over_n,diff_vs_naive_over_n\n");
+
+    const padded_kernel kernels[2] = { padded_naive, padded_tiled };
+    const char *const kernel_names[2] = { "naive", "tiled" };
+    int status = 0;
+    for (int s = 0; s < cfg.nsizes && status == 0; s++) {
+        const int64_t n = cfg.sizes[s];
+        operands plain, padded;
+        if (!make_operands(n, 0, &plain) || !make_operands(n, 1, &padded)) {
+            status = BENCH_EXIT_FAILED;
+            break;
+        }
+        const int64_t rows[2] = {
+            cut_rows(cfg.naive_rows, n),
+            cut_rows(cfg.tiled_rows > 0 ? cfg.tiled_rows : n <= TILED_ALL_ROWS_MAX_N ? n : TILED_DEFAULT_ROWS, n)
+        };
+        const int64_t common = rows[0] < rows[1] ? rows[0] : rows[1];
+        float *naive_result = bench_alloc_floats(common * n);
+        for (int kind = 0; kind < 2 && status == 0; kind++) {
+            double unpadded_seconds = time_kernel(kernels[kind], n, rows[kind], &plain, cfg.reps);
+            double padded_seconds = time_kernel(kernels[kind], n, rows[kind], &padded, cfg.reps);
+            double difference = 0.0, kernels_difference = NAN;
+            if (!agree("padded and unpadded results", n, rows[kind], padded.C, padded.ld, plain.C, plain.ld,
+                       &difference)) {
+                status = BENCH_EXIT_FAILED;
+                break;
+            }
+            if (kind == 0) {
+                save_rows(&plain, n, common, naive_result);
+            } else if (!agree("the naive and the tiled kernel", n, common, naive_result, n, plain.C, plain.ld,
+                              &kernels_difference)) {
+                status = BENCH_EXIT_FAILED;
+                break;
+            }
+            const double flops = 2.0 * (double)rows[kind] * (double)n * (double)n;
+            const double gflops_unpadded = flops / unpadded_seconds * 1e-9;
+            const double gflops_padded = flops / padded_seconds * 1e-9;
+            const double speedup = unpadded_seconds / padded_seconds;
+            printf("%5lld %-6s %5lld %8lld %8lld %9.2f %9.2f %8.2f %9.2g", (long long)n, kernel_names[kind],
+                   (long long)rows[kind], (long long)plain.ld, (long long)padded.ld, gflops_unpadded, gflops_padded,
+                   speedup, difference);
+            if (isnan(kernels_difference))
+                printf(" %9s\n", "-");
+            else
+                printf(" %9.2g\n", kernels_difference);
+            fflush(stdout);
+            if (csv != NULL) {
+                fprintf(csv, "%lld,%s,%lld,%d,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.3g,", (long long)n,
+                        kernel_names[kind], (long long)rows[kind], cfg.reps, (long long)plain.ld,
+                        (long long)padded.ld, unpadded_seconds, padded_seconds, gflops_unpadded, gflops_padded,
+                        speedup, difference);
+                if (!isnan(kernels_difference))
+                    fprintf(csv, "%.3g", kernels_difference);
+                fprintf(csv, "\n");
+                fflush(csv);
+            }
+        }
+        bench_free_floats(naive_result);
+        free_operands(&plain);
+        free_operands(&padded);
+    }
+    printf("\n");
+    bench_print_load(stdout, "End");
+    if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
+        status = BENCH_EXIT_FAILED;
+    return status;
+}

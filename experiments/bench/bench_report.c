@@ -1,0 +1,99 @@
+/*
+ * bench_report.c - machine and library description, CSV files (see
+ * bench_report.h).
+ */
+#include "bench_report.h"
+
+#include <errno.h>
+#include <omp.h>
+#include <string.h>
+
+#include "bench_timing.h"
+#include "sketchmm.h"
+
+const char *bench_cpu_model(void)
+{
+    static char model[256];
+    if (model[0] != '\0')
+        return model;
+    snprintf(model, sizeof model, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f == NULL)
+        return model;
+    char line[512];
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "model name", 10) != 0)
+            continue;
+        const char *colon = strchr(line, ':');
+        if (colon == NULL)
+            continue;
+        colon++;
+        while (*colon == ' ' || *colon == '\t')
+            colon++;
+        snprintf(model, sizeof model, "%s", colon);
+        model[strcspn(model, "\n")] = '\0';
+        break;
+    }
+    fclose(f);
+    return model;
+}
+
+void bench_print_load(FILE *out, const char *label)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f == NULL)
+        return;
+    double one, five, fifteen;
+    if (fscanf(f, "%lf %lf %lf", &one, &five, &fifteen) == 3)
+        fprintf(out, "%s: load average 1, 5, 15 min: %.2f %.2f %.2f\n", label, one, five, fifteen);
+    fclose(f);
+}
+
+const char *bench_isa_name(void)
+{
+    smm_isa isa;
+    if (smm_get_isa(&isa) != SMM_OK)
+        return "unavailable";
+    return smm_isa_name(isa);
+}
+
+int bench_print_setup(FILE *out)
+{
+    smm_isa isa;
+    smm_status s = smm_get_isa(&isa);
+    if (s != SMM_OK) {
+        fprintf(stderr, "sketchmm_bench: ISA selection failed: %s (check SKETCHMM_ISA)\n", smm_status_str(s));
+        return 1;
+    }
+    fprintf(out, "CPU: %s, %d logical CPUs\n", bench_cpu_model(), omp_get_num_procs());
+    if (bench_cycles_available())
+        fprintf(out, "TSC: %.3f GHz (measured; cycles below are TSC ticks at this nominal rate)\n", bench_tsc_ghz());
+    else
+        fprintf(out, "TSC: none on this architecture (flops/cycle unavailable)\n");
+    fprintf(out, "sketchmm %s: ISA path %s, exact_sgemm kernel %s\n", smm_version(), smm_isa_name(isa),
+            exact_sgemm_impl());
+    bench_print_load(out, "Start");
+    return 0;
+}
+
+FILE *bench_csv_open(const char *mode, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        fprintf(stderr, "sketchmm_bench %s: cannot write %s: %s\n", mode, path, strerror(errno));
+    return f;
+}
+
+int bench_csv_close(FILE *csv, const char *mode, const char *path)
+{
+    if (csv == NULL)
+        return 0;
+    int failed = ferror(csv);
+    if (fclose(csv) != 0)
+        failed = 1;
+    if (failed) {
+        fprintf(stderr, "sketchmm_bench %s: error writing %s\n", mode, path);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * bench_report.h - what every mode of sketchmm_bench reports about the run
+ * itself: the machine and library configuration, and the CSV file.
+ */
+#ifndef SKETCHMM_BENCH_REPORT_H
+#define SKETCHMM_BENCH_REPORT_H
+
+#include <stdio.h>
+
+/* The CPU model from /proc/cpuinfo ("unknown CPU" when it cannot be read). */
+const char *bench_cpu_model(void);
+
+/*
+ * Print the CPU, its logical CPU count, the TSC frequency, the sketchmm
+ * version, ISA path and exact_sgemm kernel. Returns 0, or prints why the ISA
+ * selection failed (SKETCHMM_ISA naming a missing path) and returns 1.
+ */
+int bench_print_setup(FILE *out);
+
+/*
+ * Print "<label>: load average 1, 5, 15 min: a b c" from /proc/loadavg
+ * (nothing where it cannot be read): other processes disturb the timings,
+ * so a run says how busy the machine was when it started and ended.
+ */
+void bench_print_load(FILE *out, const char *label);
+
+/* The ISA path name in use ("unavailable" when the selection failed). */
+const char *bench_isa_name(void);
+
+/*
+ * Open path for writing a CSV table; on failure print why on stderr and
+ * return NULL.
+ */
+FILE *bench_csv_open(const char *mode, const char *path);
+
+/* Close a CSV file from bench_csv_open; 0 on success, else prints the error and returns 1. */
+int bench_csv_close(FILE *csv, const char *mode, const char *path);
+
+#endif /* SKETCHMM_BENCH_REPORT_H */
