@@ -223,12 +223,8 @@ int bench_padded_main(int argc, char **argv)
         return 0;
     }
     FILE *csv = NULL;
-    if (cfg.csv_path != NULL && (csv = bench_csv_open(MODE, cfg.csv_path)) == NULL)
+    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
         return BENCH_EXIT_FAILED;
-    if (bench_print_setup(stdout) != 0) {
-        bench_csv_close(csv, MODE, cfg.csv_path);
-        return BENCH_EXIT_FAILED;
-    }
     printf("Plain C kernels on one thread, median of %d timed runs after a warm-up. Only the first\n"
            "rows of C are computed (the 'rows' column); GFLOPS count that work alone (2 rows n^2 flops).\n",
            cfg.reps);

@@ -97,3 +97,16 @@ int bench_csv_close(FILE *csv, const char *mode, const char *path)
     }
     return 0;
 }
+
+int bench_begin(const char *mode, const char *csv_path, FILE **csv)
+{
+    *csv = NULL;
+    if (csv_path != NULL && (*csv = bench_csv_open(mode, csv_path)) == NULL)
+        return 1;
+    if (bench_print_setup(stdout) != 0) {
+        bench_csv_close(*csv, mode, csv_path);
+        *csv = NULL;
+        return 1;
+    }
+    return 0;
+}

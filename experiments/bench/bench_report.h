@@ -36,4 +36,11 @@ FILE *bench_csv_open(const char *mode, const char *path);
 /* Close a CSV file from bench_csv_open; 0 on success, else prints the error and returns 1. */
 int bench_csv_close(FILE *csv, const char *mode, const char *path);
 
+/*
+ * The start every mode shares: open csv_path (when not NULL) into *csv, then
+ * print the setup (bench_print_setup). Returns 0, or 1 after printing why and
+ * closing what it opened (*csv is then NULL).
+ */
+int bench_begin(const char *mode, const char *csv_path, FILE **csv);
+
 #endif /* SKETCHMM_BENCH_REPORT_H */

@@ -253,9 +253,9 @@ int bench_seed002_main(int argc, char **argv)
         return 0;
     }
     FILE *csv = NULL;
-    if (cfg.csv_path != NULL && (csv = bench_csv_open(MODE, cfg.csv_path)) == NULL)
+    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
         return BENCH_EXIT_FAILED;
-    if (bench_print_setup(stdout) != 0 || smm_set_num_threads(1) != SMM_OK) {
+    if (smm_set_num_threads(1) != SMM_OK) {
         bench_csv_close(csv, MODE, cfg.csv_path);
         return BENCH_EXIT_FAILED;
     }

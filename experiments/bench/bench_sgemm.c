@@ -725,12 +725,8 @@ int bench_sgemm_main(int argc, char **argv)
         return 0;
     }
     FILE *csv = NULL;
-    if (cfg.csv_path != NULL && (csv = bench_csv_open(MODE, cfg.csv_path)) == NULL)
+    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
         return BENCH_EXIT_FAILED;
-    if (bench_print_setup(stdout) != 0) {
-        bench_csv_close(csv, MODE, cfg.csv_path);
-        return BENCH_EXIT_FAILED;
-    }
     peer_blas *peers[PEER_COUNT];
     for (int q = 0; q < PEER_COUNT; q++) {
         peers[q] = peer_blas_open((peer_kind)q);
