@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_cli.h"
@@ -48,17 +49,17 @@ void bench_padded_help(FILE *out)
         "  64-byte aligned) and with ld = exact_padded_ld(n) (exact_matrix_alloc). Each computes\n"
         "  only the first rows of C; GFLOPS count the work done (2 rows n^2 flops). Padded and\n"
         "  unpadded results, and the two kernels on their common rows, must agree (max |difference|\n"
-        "  <= %g n), else the run stops with exit status 1. Warm-up runs (at least one, and at\n"
-        "  least %g ms), then the median of --reps; prints GFLOPS unpadded and padded and the\n"
-        "  padded/unpadded speedup.\n"
+        "  <= %g n), else the run stops with exit status 1. One warm-up run each, then --reps\n"
+        "  rounds each timing the unpadded and the padded storage in turn; prints median GFLOPS\n"
+        "  unpadded and padded and the padded/unpadded speedup.\n"
         "  --sizes LIST     matrix sizes n (default 2048,4096)\n"
         "  --rows R         rows of C the naive kernel computes (default %d)\n"
         "  --tiled-rows R   rows of C the tiled kernel computes (default: all for n <= %d, else %d)\n"
-        "  --reps N         timed runs per kernel and storage (default %d)\n"
+        "  --reps N         timed rounds per kernel (default %d)\n"
         "  --csv FILE       also write one CSV row per size and kernel\n"
         "  Row counts above n are cut to n.\n",
-        PADDED_TILE, PADDED_TILE, PADDED_TILE, AGREEMENT_TOLERANCE, BENCH_WARMUP_SECONDS * 1e3,
-        DEFAULT_NAIVE_ROWS, TILED_ALL_ROWS_MAX_N, TILED_DEFAULT_ROWS, DEFAULT_REPS);
+        PADDED_TILE, PADDED_TILE, PADDED_TILE, AGREEMENT_TOLERANCE, DEFAULT_NAIVE_ROWS, TILED_ALL_ROWS_MAX_N,
+        TILED_DEFAULT_ROWS, DEFAULT_REPS);
 }
 
 static int parse_args(int argc, char **argv, padded_config *cfg, int *help)
@@ -177,11 +178,32 @@ static void run_kernel(void *context)
     r->kernel(r->n, r->rows, r->o->A, r->o->B, r->o->C, r->o->ld);
 }
 
-/* Median seconds of one kernel on one storage; C's first rows hold the result afterwards. */
-static double time_kernel(padded_kernel kernel, int64_t n, int64_t rows, const operands *o, int reps)
+/*
+ * Median seconds of one kernel on the unpadded and on the padded storage,
+ * timed alternately (each round runs unpadded, then padded), so a change of
+ * machine load affects both alike. Each storage first gets one untimed run
+ * (its C's first rows then hold the result).
+ */
+static void time_pair(padded_kernel kernel, int64_t n, int64_t rows, const operands *plain, const operands *padded,
+                      int reps, double *plain_seconds, double *padded_seconds)
 {
-    padded_run run = { kernel, n, rows, o };
-    return bench_measure(run_kernel, NULL, &run, 1, reps).seconds;
+    padded_run runs[2] = { { kernel, n, rows, plain }, { kernel, n, rows, padded } };
+    double *samples = malloc(2 * (size_t)reps * sizeof *samples);
+    if (samples == NULL) {
+        fprintf(stderr, "sketchmm_bench padded: out of memory\n");
+        exit(BENCH_EXIT_FAILED);
+    }
+    for (int s = 0; s < 2; s++)
+        run_kernel(&runs[s]);
+    for (int rep = 0; rep < reps; rep++)
+        for (int s = 0; s < 2; s++) {
+            double t0 = bench_now_seconds();
+            run_kernel(&runs[s]);
+            samples[s * reps + rep] = bench_now_seconds() - t0;
+        }
+    *plain_seconds = bench_median(samples, reps);
+    *padded_seconds = bench_median(samples + reps, reps);
+    free(samples);
 }
 
 /* Copy the first rows of C (ld) to a dense rows x n buffer. */
@@ -225,18 +247,22 @@ int bench_padded_main(int argc, char **argv)
     FILE *csv = NULL;
     if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
         return BENCH_EXIT_FAILED;
-    printf("Plain C kernels on one thread, median of %d timed runs after a warm-up. Only the first\n"
-           "rows of C are computed (the 'rows' column); GFLOPS count that work alone (2 rows n^2 flops).\n",
+    const bench_contention_mark run_start = bench_contention_now();
+    printf("Plain C kernels on one thread; one warm-up run each, then %d rounds each timing the unpadded\n"
+           "and the padded storage in turn (medians). Only the first rows of C are computed (the 'rows'\n"
+           "column); GFLOPS count that work alone (2 rows n^2 flops).\n",
            cfg.reps);
     printf("'diff' columns: max |difference| / n between padded and unpadded results, and between the\n"
-           "tiled and the naive kernel on their common rows.\n");
-    printf("\n%5s %-6s %5s %8s %8s %9s %9s %8s %9s %9s\n", "n", "kernel", "rows", "ld", "ld", "GFLOPS", "GFLOPS",
-           "padded/", "diff", "diff");
-    printf("%5s %-6s %5s %8s %8s %9s %9s %8s %9s %9s\n", "", "", "", "unpadded", "padded", "unpadded", "padded",
-           "unpadded", "pad/unpad", "vs naive");
+           "tiled and the naive kernel on their common rows. 'other%%': share of the machine's CPU time\n"
+           "other processes used during that row's measurement.\n");
+    printf("\n%5s %-6s %5s %8s %8s %9s %9s %8s %9s %9s %6s\n", "n", "kernel", "rows", "ld", "ld", "GFLOPS", "GFLOPS",
+           "padded/", "diff", "diff", "other%");
+    printf("%5s %-6s %5s %8s %8s %9s %9s %8s %9s %9s %6s\n", "", "", "", "unpadded", "padded", "unpadded", "padded",
+           "unpadded", "pad/unpad", "vs naive", "");
     if (csv != NULL)
         fprintf(csv, "n,kernel,rows,reps,ld_unpadded,ld_padded,seconds_unpadded,seconds_padded,gflops_unpadded,"
-                     "gflops_padded,speedup_padded_over_unpadded,diff_padded_unpadded_over_n,diff_vs_naive_over_n\n");
+                     "gflops_padded,speedup_padded_over_unpadded,diff_padded_unpadded_over_n,diff_vs_naive_over_n,"
+                     "other_cpu_share\n");
 
     const padded_kernel kernels[2] = { padded_naive, padded_tiled };
     const char *const kernel_names[2] = { "naive", "tiled" };
@@ -255,8 +281,10 @@ int bench_padded_main(int argc, char **argv)
         const int64_t common = rows[0] < rows[1] ? rows[0] : rows[1];
         float *naive_result = bench_alloc_floats(common * n);
         for (int kind = 0; kind < 2 && status == 0; kind++) {
-            double unpadded_seconds = time_kernel(kernels[kind], n, rows[kind], &plain, cfg.reps);
-            double padded_seconds = time_kernel(kernels[kind], n, rows[kind], &padded, cfg.reps);
+            const bench_contention_mark before = bench_contention_now();
+            double unpadded_seconds, padded_seconds;
+            time_pair(kernels[kind], n, rows[kind], &plain, &padded, cfg.reps, &unpadded_seconds, &padded_seconds);
+            const double others = bench_contention_others(before, bench_contention_now());
             double difference = 0.0, kernels_difference = NAN;
             if (!agree("padded and unpadded results", n, rows[kind], padded.C, padded.ld, plain.C, plain.ld,
                        &difference)) {
@@ -278,9 +306,11 @@ int bench_padded_main(int argc, char **argv)
                    (long long)rows[kind], (long long)plain.ld, (long long)padded.ld, gflops_unpadded, gflops_padded,
                    speedup, difference);
             if (isnan(kernels_difference))
-                printf(" %9s\n", "-");
+                printf(" %9s", "-");
             else
-                printf(" %9.2g\n", kernels_difference);
+                printf(" %9.2g", kernels_difference);
+            bench_print_share(stdout, others, 6);
+            printf("\n");
             fflush(stdout);
             if (csv != NULL) {
                 fprintf(csv, "%lld,%s,%lld,%d,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.3g,", (long long)n,
@@ -289,6 +319,9 @@ int bench_padded_main(int argc, char **argv)
                         speedup, difference);
                 if (!isnan(kernels_difference))
                     fprintf(csv, "%.3g", kernels_difference);
+                fprintf(csv, ",");
+                if (!isnan(others))
+                    fprintf(csv, "%.3g", others);
                 fprintf(csv, "\n");
                 fflush(csv);
             }
@@ -297,8 +330,7 @@ int bench_padded_main(int argc, char **argv)
         free_operands(&plain);
         free_operands(&padded);
     }
-    printf("\n");
-    bench_print_load(stdout, "End");
+    bench_print_run_end(stdout, run_start);
     if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
         status = BENCH_EXIT_FAILED;
     return status;

@@ -51,6 +51,7 @@ int bench_probe_main(int argc, char **argv)
     }
     if (bench_print_setup(stdout) != 0)
         return BENCH_EXIT_FAILED;
+    const bench_contention_mark run_start = bench_contention_now();
     double ghz = bench_tsc_ghz();
     printf("\n%-12s %7s %9s %13s %19s\n", "width", "threads", "GFLOPS", "GFLOPS/thread", "flops/cycle/thread");
     const fma_probe_width widths[2] = { FMA_PROBE_512, FMA_PROBE_256 };
@@ -71,5 +72,6 @@ int bench_probe_main(int argc, char **argv)
             fflush(stdout);
         }
     }
+    bench_print_run_end(stdout, run_start);
     return 0;
 }

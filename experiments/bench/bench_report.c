@@ -5,6 +5,7 @@
 #include "bench_report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <omp.h>
 #include <string.h>
 
@@ -47,6 +48,23 @@ void bench_print_load(FILE *out, const char *label)
     if (fscanf(f, "%lf %lf %lf", &one, &five, &fifteen) == 3)
         fprintf(out, "%s: load average 1, 5, 15 min: %.2f %.2f %.2f\n", label, one, five, fifteen);
     fclose(f);
+}
+
+void bench_print_share(FILE *out, double share, int width)
+{
+    if (isnan(share))
+        fprintf(out, " %*s", width, "-");
+    else
+        fprintf(out, " %*.0f", width, 100.0 * share);
+}
+
+void bench_print_run_end(FILE *out, bench_contention_mark run_start)
+{
+    double share = bench_contention_others(run_start, bench_contention_now());
+    fprintf(out, "\n");
+    if (!isnan(share))
+        fprintf(out, "Other processes used %.0f%% of the machine's CPU time during this run.\n", 100.0 * share);
+    bench_print_load(out, "End");
 }
 
 const char *bench_isa_name(void)

@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include "bench_contention.h"
+
 /* The CPU model from /proc/cpuinfo ("unknown CPU" when it cannot be read). */
 const char *bench_cpu_model(void);
 
@@ -23,6 +25,16 @@ int bench_print_setup(FILE *out);
  * so a run says how busy the machine was when it started and ended.
  */
 void bench_print_load(FILE *out, const char *label);
+
+/*
+ * Print how much of the machine's CPU time other processes used since
+ * run_start (bench_contention.h) and the load average: the closing lines of
+ * every mode.
+ */
+void bench_print_run_end(FILE *out, bench_contention_mark run_start);
+
+/* Print a contention share (0..1) as a percentage in width characters ("-" when unknown). */
+void bench_print_share(FILE *out, double share, int width);
 
 /* The ISA path name in use ("unavailable" when the selection failed). */
 const char *bench_isa_name(void);

@@ -255,6 +255,7 @@ int bench_seed002_main(int argc, char **argv)
     FILE *csv = NULL;
     if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
         return BENCH_EXIT_FAILED;
+    const bench_contention_mark run_start = bench_contention_now();
     if (smm_set_num_threads(1) != SMM_OK) {
         bench_csv_close(csv, MODE, cfg.csv_path);
         return BENCH_EXIT_FAILED;
@@ -334,8 +335,7 @@ int bench_seed002_main(int argc, char **argv)
         bench_free_floats(B);
         bench_free_floats(C);
     }
-    printf("\n");
-    bench_print_load(stdout, "End");
+    bench_print_run_end(stdout, run_start);
     smm_set_num_threads(0);
     if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
         status = BENCH_EXIT_FAILED;

@@ -94,7 +94,9 @@ void bench_sgemm_help(FILE *out)
         "  stopped spinning and do not take its cores). Prints median GFLOPS (2mnk flops), the\n"
         "  ratios exact/peer, and exact's fraction of peak: its GFLOPS over the FMA probe's\n"
         "  (512-bit FMAs for the avx512 path, 256-bit for avx2) measured at the start on the same\n"
-        "  thread count. Ends with the smallest ratios per thread count.\n"
+        "  thread count, and 'other%%': the share of the machine's CPU time other processes used\n"
+        "  meanwhile (high values mark rows disturbed by other load). Ends with the smallest\n"
+        "  ratios per thread count.\n"
         "  --suite square|full  square (default): n = 64,128,...,4096, row-major NN, threads 1 and\n"
         "                       the OpenMP maximum; full: square plus row and col with NN,NT,TN,TT\n"
         "                       at n = 1024, n = 1000, 2047, 4095 (row NN) and MxNxK = 4096x64x4096,\n"
@@ -513,18 +515,20 @@ static void csv_number(FILE *csv, double value)
 
 static void print_table_header(void)
 {
-    printf("\n%17s %6s %5s %3s %8s %8s %8s %7s %7s %6s %4s\n", "m x n x k", "layout", "trans", "thr", "exact",
-           "OpenBLAS", "BLIS", "ex/OB", "ex/BLIS", "%peak", "reps");
-    printf("%17s %6s %5s %3s %8s %8s %8s %7s %7s %6s %4s\n", "", "", "", "", "GFLOPS", "GFLOPS", "GFLOPS", "", "", "",
-           "");
+    printf("'other%%': share of the machine's CPU time other processes used during that row's measurement.\n");
+    printf("\n%17s %6s %5s %3s %8s %8s %8s %7s %7s %6s %4s %6s\n", "m x n x k", "layout", "trans", "thr", "exact",
+           "OpenBLAS", "BLIS", "ex/OB", "ex/BLIS", "%peak", "reps", "other%");
+    printf("%17s %6s %5s %3s %8s %8s %8s %7s %7s %6s %4s %6s\n", "", "", "", "", "GFLOPS", "GFLOPS", "GFLOPS", "", "",
+           "", "", "");
 }
 
 static const char *const csv_header =
     "m,n,k,layout,trans,threads,reps,batch,seconds_exact,seconds_openblas,seconds_blis,gflops_exact,"
     "gflops_openblas,gflops_blis,ratio_exact_openblas,ratio_exact_blis,peak_gflops,fraction_of_peak,"
-    "rel_diff_openblas,rel_diff_blis,isa,exact_kernel,openblas_core,blis_arch\n";
+    "rel_diff_openblas,rel_diff_blis,other_cpu_share,isa,exact_kernel,openblas_core,blis_arch\n";
 
-static void report(const sgemm_problem *p, int threads, const sgemm_result *r, double peak, FILE *csv)
+static void report(const sgemm_problem *p, int threads, const sgemm_result *r, double peak, double others,
+                   FILE *csv)
 {
     const sgemm_case *c = &p->c;
     char shape[64];
@@ -542,7 +546,9 @@ static void report(const sgemm_problem *p, int threads, const sgemm_result *r, d
     print_number(ratio_openblas, 7, 2);
     print_number(ratio_blis, 7, 2);
     print_number(100.0 * fraction, 6, 1);
-    printf(" %4d\n", r->reps);
+    printf(" %4d", r->reps);
+    bench_print_share(stdout, others, 6);
+    printf("\n");
     fflush(stdout);
     if (csv == NULL)
         return;
@@ -558,6 +564,7 @@ static void report(const sgemm_problem *p, int threads, const sgemm_result *r, d
     csv_number(csv, fraction);
     csv_number(csv, r->difference[1 + PEER_OPENBLAS]);
     csv_number(csv, r->difference[1 + PEER_BLIS]);
+    csv_number(csv, others);
     fprintf(csv, ",%s,%s,%s,%s\n", bench_isa_name(), exact_sgemm_impl(), peer_blas_kernel(p->peers[PEER_OPENBLAS]),
             peer_blas_kernel(p->peers[PEER_BLIS]));
     fflush(csv);
@@ -727,6 +734,7 @@ int bench_sgemm_main(int argc, char **argv)
     FILE *csv = NULL;
     if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
         return BENCH_EXIT_FAILED;
+    const bench_contention_mark run_start = bench_contention_now();
     peer_blas *peers[PEER_COUNT];
     for (int q = 0; q < PEER_COUNT; q++) {
         peers[q] = peer_blas_open((peer_kind)q);
@@ -759,11 +767,13 @@ int bench_sgemm_main(int argc, char **argv)
             reps = s.m * s.n * s.k >= HUGE_SHAPE_ELEMENTS ? HUGE_SHAPE_REPS : DEFAULT_REPS;
         for (int t = 0; t < cfg.nthreads && status == 0; t++) {
             sgemm_result result;
+            const bench_contention_mark before = bench_contention_now();
             if (!run_configuration(&problem, (int)cfg.threads[t], reps, &result)) {
                 status = BENCH_EXIT_FAILED;
                 break;
             }
-            report(&problem, (int)cfg.threads[t], &result, peaks[t], csv);
+            const double others = bench_contention_others(before, bench_contention_now());
+            report(&problem, (int)cfg.threads[t], &result, peaks[t], others, csv);
             for (int q = 0; q < PEER_COUNT; q++)
                 note_ratio(&minima[t][q][group_of(s)], result.gflops[EXACT] / result.gflops[1 + q], &problem.c);
         }
@@ -771,8 +781,7 @@ int bench_sgemm_main(int argc, char **argv)
     }
     if (status == 0)
         print_summary(&cfg, minima, peers);
-    printf("\n");
-    bench_print_load(stdout, "End");
+    bench_print_run_end(stdout, run_start);
     smm_set_num_threads(0);
     for (int q = 0; q < PEER_COUNT; q++)
         peer_blas_free(peers[q]);
