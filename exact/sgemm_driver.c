@@ -17,6 +17,14 @@
 /* Products smaller than this many multiply-adds run on one thread. */
 #define SGEMM_PARALLEL_MIN_MACS (64.0 * 64.0 * 64.0)
 
+int64_t sgemm_team_size(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k)
+{
+    const int64_t tiles = ((m + t->mr - 1) / t->mr) * ((n + t->nr - 1) / t->nr);
+    if ((double)m * (double)n * (double)k < SGEMM_PARALLEL_MIN_MACS)
+        return 1;
+    return threads < tiles ? threads : tiles;
+}
+
 static int64_t min_i64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
@@ -98,13 +106,7 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
     const int64_t nc_blk = min_i64(t->nc, round_up(n, nr));
     int64_t mc_blk = min_i64(t->mc, round_up(m, mr));
 
-    /* Team size: at most one thread per register tile, one for small products. */
-    int64_t nt = threads;
-    const int64_t tiles = ceil_div(m, mr) * ceil_div(n, nr);
-    if (nt > tiles)
-        nt = tiles;
-    if ((double)m * (double)n * (double)k < SGEMM_PARALLEL_MIN_MACS)
-        nt = 1;
+    const int64_t nt = sgemm_team_size(t, threads, m, n, k);
 
     /*
      * Work split. With several threads, shrink mc (a multiple of mr) so the

@@ -2,11 +2,9 @@
  * sgemm_sup.c - the small-product path (portable part): tiles the product
  * into MR x NR blocks and hands each to the target's unpacked kernel.
  */
+#include "sgemm_driver.h"
 #include "sgemm_sup.h"
 #include "smm_runtime.h"
-
-/* Products smaller than this many multiply-adds run on one thread. */
-#define SUP_PARALLEL_MIN_MACS (64.0 * 64.0 * 64.0)
 
 int sgemm_sup_applies(const sgemm_target *t, int64_t m, int64_t n, int64_t k)
 {
@@ -46,11 +44,7 @@ smm_status sgemm_sup_run(const sgemm_target *t, int threads, int64_t m, int64_t 
     const int mr = t->mr, nr = t->nr;
     const int64_t row_tiles = (m + mr - 1) / mr, col_tiles = (n + nr - 1) / nr;
     const int64_t tiles = row_tiles * col_tiles;
-    int64_t nt = threads;
-    if (nt > tiles)
-        nt = tiles;
-    if ((double)m * (double)n * (double)k < SUP_PARALLEL_MIN_MACS)
-        nt = 1;
+    const int64_t nt = sgemm_team_size(t, threads, m, n, k);
 
     /* row-major tile order: consecutive tiles of a thread share their A rows */
     if (nt == 1) {
