@@ -109,12 +109,16 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
     const int64_t nt = sgemm_team_size(t, threads, m, n, k);
 
     /*
-     * Work split. With several threads, shrink mc (a multiple of mr) so the
-     * number of ic blocks is a multiple of the team size when m allows;
-     * when there are still too few, split each ic block's B micro-panels
-     * into jsplit chunks so that ic_blocks * jsplit is a multiple of nt.
-     * None of this changes what any tile computes.
+     * Work split. First mc (a multiple of mr) is evened out so that m splits
+     * into near-equal blocks: m = 512 with mc = 480 becomes 264 + 248 rather
+     * than 480 + 32, whose thin block would use each B micro-panel only three
+     * times. With several threads, mc then shrinks so the number of ic blocks
+     * is a multiple of the team size when m allows; when there are still too
+     * few, each ic block's B micro-panels are split into jsplit chunks so
+     * that ic_blocks * jsplit is a multiple of nt. None of this changes what
+     * any tile computes.
      */
+    mc_blk = round_up(ceil_div(m, ceil_div(m, mc_blk)), mr);
     int64_t ic_blocks = ceil_div(m, mc_blk);
     if (nt > 1) {
         const int64_t wanted = round_up(ic_blocks, nt);
@@ -148,12 +152,20 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                 const int64_t kc = min_i64(kc_blk, k - pc);
                 const float beta_blk = pc == 0 ? beta : 1.0f;
 
-                /* The team packs the B block (kc x nc) together; the loop's barrier publishes it. */
-#pragma omp for schedule(static)
-                for (int64_t jr = 0; jr < panels; jr++) {
-                    const int64_t j0 = jr * nr;
-                    sgemm_view bpanel = { B.p + pc * B.rs + (jc + j0) * B.cs, B.rs, B.cs };
-                    sgemm_pack_b_panel(t, min_i64(nr, nc - j0), kc, bpanel, Bp + j0 * kc);
+                /*
+                 * The team packs the B block (kc x nc) together, each thread a
+                 * contiguous range of micro-panels (packing walks B's rows, so
+                 * a contiguous range reads memory in long runs); the barrier
+                 * publishes it.
+                 */
+                {
+                    const int64_t jr_first = panels * tid / nt, jr_end = panels * (tid + 1) / nt;
+                    const int64_t j0 = jr_first * nr, j1 = min_i64(jr_end * nr, nc);
+                    if (j1 > j0) {
+                        sgemm_view range = { B.p + pc * B.rs + (jc + j0) * B.cs, B.rs, B.cs };
+                        sgemm_pack_b_block(t, j1 - j0, kc, range, Bp + j0 * kc);
+                    }
+#pragma omp barrier
                 }
 
                 /* Work items are (ic block, jr chunk), ic-major: a thread's items share A blocks. */

@@ -27,24 +27,19 @@ typedef struct {
 } sgemm_view;
 
 /*
- * One A micro-panel: rows [0, rows) (rows <= mr) and columns [0, kc) of a,
- * written as Ap[p * mr + i]; rows rows .. mr-1 are zero. kc * mr floats.
- */
-void sgemm_pack_a_panel(const sgemm_target *t, int64_t rows, int64_t kc, sgemm_view a,
-                        float *restrict Ap);
-
-/*
- * One B micro-panel: rows [0, kc) and columns [0, cols) (cols <= nr) of b,
- * written as Bp[p * nr + j]; columns cols .. nr-1 are zero. kc * nr floats.
- */
-void sgemm_pack_b_panel(const sgemm_target *t, int64_t cols, int64_t kc, sgemm_view b,
-                        float *restrict Bp);
-
-/*
- * An mc x kc block of a as ceil(mc / mr) consecutive A micro-panels, panel r
- * (rows r*mr ..) at Ap + r * mr * kc.
+ * An mc x kc block of a as ceil(mc / mr) consecutive A micro-panels: panel r
+ * holds rows r*mr .. r*mr+mr-1 as Ap[r * mr * kc + p * mr + i]; rows past mc
+ * are zero.
  */
 void sgemm_pack_a_block(const sgemm_target *t, int64_t mc, int64_t kc, sgemm_view a,
                         float *restrict Ap);
+
+/*
+ * A kc x nc block of b as ceil(nc / nr) consecutive B micro-panels: panel r
+ * holds columns r*nr .. r*nr+nr-1 as Bp[r * nr * kc + p * nr + j]; columns
+ * past nc are zero.
+ */
+void sgemm_pack_b_block(const sgemm_target *t, int64_t nc, int64_t kc, sgemm_view b,
+                        float *restrict Bp);
 
 #endif /* SGEMM_PACK_H */
