@@ -97,6 +97,17 @@ static void sgemm_macro_kernel(const sgemm_target *t, int64_t mc, int64_t ncols,
     }
 }
 
+/* Pack B micro-panels [jr_first, jr_end) of the kc x nc block whose origin is b. */
+static void pack_b_panels(const sgemm_target *t, sgemm_view b, int64_t kc, int64_t nc,
+                          int64_t jr_first, int64_t jr_end, float *Bp)
+{
+    const int64_t j0 = jr_first * t->nr, j1 = min_i64(jr_end * t->nr, nc);
+    if (j1 > j0) {
+        sgemm_view range = { b.p + j0 * b.cs, b.rs, b.cs };
+        sgemm_pack_b_block(t, j1 - j0, kc, range, Bp + j0 * kc);
+    }
+}
+
 smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                             int64_t m, int64_t n, int64_t k, float alpha,
                             sgemm_view A, sgemm_view B, float beta, float *C, int64_t ldc)
@@ -112,15 +123,20 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
      * Work split. First mc (a multiple of mr) is evened out so that m splits
      * into near-equal blocks: m = 512 with mc = 480 becomes 264 + 248 rather
      * than 480 + 32, whose thin block would use each B micro-panel only three
-     * times. With several threads, mc then shrinks so the number of ic blocks
-     * is a multiple of the team size when m allows; when there are still too
-     * few, each ic block's B micro-panels are split into jsplit chunks so
-     * that ic_blocks * jsplit is a multiple of nt. None of this changes what
-     * any tile computes.
+     * times. With several threads:
+     * - a short m (one ic block, under 8 register rows per thread if it were
+     *   split) is not split: the threads take B's micro-panels in contiguous
+     *   chunks instead (jsplit = nt), each packing only its own;
+     * - otherwise mc shrinks so the number of ic blocks is a multiple of the
+     *   team size when m allows; when there are still too few, each ic
+     *   block's B micro-panels are split into jsplit chunks so that
+     *   ic_blocks * jsplit is a multiple of nt.
+     * None of this changes what any tile computes.
      */
     mc_blk = round_up(ceil_div(m, ceil_div(m, mc_blk)), mr);
     int64_t ic_blocks = ceil_div(m, mc_blk);
-    if (nt > 1) {
+    const int split_columns = ic_blocks == 1 && m < nt * 8 * mr && ceil_div(nc_blk, nr) >= nt;
+    if (nt > 1 && !split_columns) {
         const int64_t wanted = round_up(ic_blocks, nt);
         mc_blk = round_up(ceil_div(m, wanted), mr);
         ic_blocks = ceil_div(m, mc_blk);
@@ -153,18 +169,19 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                 const float beta_blk = pc == 0 ? beta : 1.0f;
 
                 /*
-                 * The team packs the B block (kc x nc) together, each thread a
-                 * contiguous range of micro-panels (packing walks B's rows, so
-                 * a contiguous range reads memory in long runs); the barrier
-                 * publishes it.
+                 * B packing. With one ic block, or one thread, B is packed in
+                 * the item loop below ("fused"): a group of micro-panels at a
+                 * time, used at once while it is in L2, by the thread that
+                 * first uses it (a thread's jr chunk is then its own).
+                 * Otherwise the team packs the B block (kc x nc) together
+                 * first, each thread a contiguous range of micro-panels
+                 * (packing walks B's rows, so a contiguous range reads memory
+                 * in long runs), and the barrier publishes it.
                  */
-                {
-                    const int64_t jr_first = panels * tid / nt, jr_end = panels * (tid + 1) / nt;
-                    const int64_t j0 = jr_first * nr, j1 = min_i64(jr_end * nr, nc);
-                    if (j1 > j0) {
-                        sgemm_view range = { B.p + pc * B.rs + (jc + j0) * B.cs, B.rs, B.cs };
-                        sgemm_pack_b_block(t, j1 - j0, kc, range, Bp + j0 * kc);
-                    }
+                const sgemm_view bblock = { B.p + pc * B.rs + jc * B.cs, B.rs, B.cs };
+                const int fuse = nt == 1 || ic_blocks == 1;
+                if (!fuse) {
+                    pack_b_panels(t, bblock, kc, nc, panels * tid / nt, panels * (tid + 1) / nt, Bp);
 #pragma omp barrier
                 }
 
@@ -182,8 +199,19 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                     }
                     const int64_t jr_first = panels * chunk / jsplit;
                     const int64_t jr_end = panels * (chunk + 1) / jsplit;
-                    sgemm_macro_kernel(t, mc, nc, kc, jr_first, jr_end, alpha, Ap, Bp, beta_blk,
-                                       C + ic * ldc + jc, ldc);
+                    if (fuse && (nt > 1 || icb == 0)) {
+                        /* groups of about 1 KiB of each B row: the packer's fast run length */
+                        const int64_t group = ceil_div(SGEMM_PACK_GROUP_FLOATS, nr);
+                        for (int64_t g0 = jr_first; g0 < jr_end; g0 += group) {
+                            const int64_t g1 = min_i64(g0 + group, jr_end);
+                            pack_b_panels(t, bblock, kc, nc, g0, g1, Bp);
+                            sgemm_macro_kernel(t, mc, nc, kc, g0, g1, alpha, Ap, Bp, beta_blk,
+                                               C + ic * ldc + jc, ldc);
+                        }
+                    } else {
+                        sgemm_macro_kernel(t, mc, nc, kc, jr_first, jr_end, alpha, Ap, Bp,
+                                           beta_blk, C + ic * ldc + jc, ldc);
+                    }
                 }
                 /* the loop's implied barrier keeps Bp alive until every thread is done with it */
             }

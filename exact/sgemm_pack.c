@@ -21,14 +21,11 @@ void sgemm_pack_lines_portable(int w, int64_t lines, int64_t kc, const float *sr
             dst[p * w + i] = 0.0f;
 }
 
-/* Lines per group of the copying packers: about 1 KiB of each source row (see pack_panels). */
-#define PACK_GROUP_FLOATS 256
-
 /*
  * ceil(count / w) consecutive w-wide micro-panels of a strip: panel r holds
  * lines r*w .. r*w+w-1 as dst[r * w * kc + p * w + i] := src[(r*w + i) * is
  * + p * ps], zero past line count. Lines are is apart, steps along k ps apart.
- * The copying cases go a group of panels (about PACK_GROUP_FLOATS lines) at a
+ * The copying cases go a group of panels (about SGEMM_PACK_GROUP_FLOATS lines) at a
  * time, k-step by k-step across the group: each source row is then read in
  * runs of about 1 KiB and each group writes a few sequential streams. Both
  * extremes measured slower here (kc = 256, 4096 columns of row-major B):
@@ -47,7 +44,7 @@ static void pack_panels(const sgemm_target *t, int w, int64_t count, int64_t kc,
         }
         return;
     }
-    const int64_t group = (int64_t)w * ((PACK_GROUP_FLOATS + w - 1) / w);
+    const int64_t group = (int64_t)w * ((SGEMM_PACK_GROUP_FLOATS + w - 1) / w);
     for (int64_t g0 = 0; g0 < count; g0 += group) {
         const int64_t g1 = count - g0 < group ? count : g0 + group;
         for (int64_t p = 0; p < kc; p++) {

@@ -20,6 +20,13 @@
 
 #include "sgemm_target.h"
 
+/*
+ * Lines per group of the copying packers: about 1 KiB of each source row is
+ * read per run (see pack_panels in sgemm_pack.c); the driver packs and uses
+ * B in groups of this many columns when it runs on one thread.
+ */
+#define SGEMM_PACK_GROUP_FLOATS 256
+
 /* A strided, read-only matrix view: element (i, j) at p[i * rs + j * cs]. */
 typedef struct {
     const float *p;
