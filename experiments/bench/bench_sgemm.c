@@ -6,7 +6,9 @@
  * Per configuration (shape, layout, transposes, threads): one untimed call of
  * each contender (warm-up; their results are compared there), then --reps
  * rounds, each timing exact, OpenBLAS and BLIS one after the other, so a
- * change of machine load hits all three alike; the table shows medians.
+ * change of machine load hits all three alike; the table shows median
+ * GFLOPS, and ratios as the median of the per-round ratios (with half their
+ * interquartile range, so a reader sees how steady the row was).
  * Calls shorter than BATCH_TARGET_SECONDS are repeated within a round (the
  * same count for all three) and the round's time divided by that count.
  * Each contender's turn starts after a short sleep (settle()): measured here
@@ -92,9 +94,10 @@ void bench_sgemm_help(FILE *out)
         "  and BLIS in turn (calls under %g ms are repeated to fill that time; each contender's\n"
         "  turn starts after a %g ms pause, so that the previous one's idle worker threads have\n"
         "  stopped spinning and do not take its cores). Prints median GFLOPS (2mnk flops), the\n"
-        "  ratios exact/peer, and exact's fraction of peak: its GFLOPS over the FMA probe's\n"
-        "  (512-bit FMAs for the avx512 path, 256-bit for avx2) measured at the start on the same\n"
-        "  thread count, and 'other%%': the share of the machine's CPU time other processes used\n"
+        "  ratios exact/peer (median over rounds of the ratio within a round, and '+-': half the\n"
+        "  interquartile range of those ratios), and exact's fraction of peak: its GFLOPS over\n"
+        "  the FMA probe's (512-bit FMAs for the avx512 path, 256-bit for avx2) measured at the\n"
+        "  start on the same thread count, and 'other%%': the share of the machine's CPU time other processes used\n"
         "  meanwhile (high values mark rows disturbed by other load). Ends with the smallest\n"
         "  ratios per thread count.\n"
         "  --suite square|full  square (default): n = 64,128,...,4096, row-major NN, threads 1 and\n"
@@ -385,6 +388,13 @@ typedef struct {
     double seconds[CONTENDERS];  /* median seconds per call; NaN when the contender did not run */
     double gflops[CONTENDERS];
     double difference[CONTENDERS]; /* relative difference to exact (peers) */
+    /*
+     * Peers: exact's speed over the peer's, as the median over rounds of the
+     * ratio within each round (exact and the peer timed moments apart, so a
+     * change of load between rounds cancels), and half the interquartile
+     * range of those per-round ratios (how much the row's rounds disagreed).
+     */
+    double ratio[CONTENDERS], ratio_spread[CONTENDERS];
     int reps, batch;
 } sgemm_result;
 
@@ -440,6 +450,7 @@ static int run_configuration(sgemm_problem *p, int threads, int reps, sgemm_resu
     /* warm-up: one call each */
     for (int who = 0; who < CONTENDERS; who++) {
         r->seconds[who] = r->gflops[who] = r->difference[who] = NAN;
+        r->ratio[who] = r->ratio_spread[who] = NAN;
         if (contender_ready(p, who))
             call_contender(p, who);
     }
@@ -482,6 +493,22 @@ static int run_configuration(sgemm_problem *p, int threads, int reps, sgemm_resu
                 call_contender(p, who);
             samples[who * reps + rep] = now_minus(t0) / r->batch;
         }
+    /* per-round ratios first: the medians below sort the samples */
+    double *ratios = malloc((size_t)reps * sizeof *ratios);
+    if (ratios == NULL) {
+        free(samples);
+        fprintf(stderr, "sketchmm_bench sgemm: out of memory\n");
+        return 0;
+    }
+    for (int who = 1; who < CONTENDERS; who++) {
+        if (!contender_ready(p, who))
+            continue;
+        for (int rep = 0; rep < reps; rep++)
+            ratios[rep] = samples[who * reps + rep] / samples[EXACT * reps + rep];
+        r->ratio[who] = bench_median(ratios, reps);
+        r->ratio_spread[who] = 0.5 * (bench_quantile(ratios, reps, 0.75) - bench_quantile(ratios, reps, 0.25));
+    }
+    free(ratios);
     const double flops = 2.0 * (double)c->shape.m * (double)c->shape.n * (double)c->shape.k;
     for (int who = 0; who < CONTENDERS; who++) {
         if (!contender_ready(p, who))
@@ -515,16 +542,19 @@ static void csv_number(FILE *csv, double value)
 
 static void print_table_header(void)
 {
+    printf("'ex/OB', 'ex/BLIS': median over rounds of exact's speed over the peer's within the round;\n"
+           "'+-': half the interquartile range of those per-round ratios.\n");
     printf("'other%%': share of the machine's CPU time other processes used during that row's measurement.\n");
-    printf("\n%17s %6s %5s %3s %8s %8s %8s %7s %7s %6s %4s %6s\n", "m x n x k", "layout", "trans", "thr", "exact",
-           "OpenBLAS", "BLIS", "ex/OB", "ex/BLIS", "%peak", "reps", "other%");
-    printf("%17s %6s %5s %3s %8s %8s %8s %7s %7s %6s %4s %6s\n", "", "", "", "", "GFLOPS", "GFLOPS", "GFLOPS", "", "",
-           "", "", "");
+    printf("\n%17s %6s %5s %3s %8s %8s %8s %7s %5s %7s %5s %6s %4s %6s\n", "m x n x k", "layout", "trans", "thr",
+           "exact", "OpenBLAS", "BLIS", "ex/OB", "+-", "ex/BLIS", "+-", "%peak", "reps", "other%");
+    printf("%17s %6s %5s %3s %8s %8s %8s %7s %5s %7s %5s %6s %4s %6s\n", "", "", "", "", "GFLOPS", "GFLOPS", "GFLOPS",
+           "", "", "", "", "", "", "");
 }
 
 static const char *const csv_header =
     "m,n,k,layout,trans,threads,reps,batch,seconds_exact,seconds_openblas,seconds_blis,gflops_exact,"
-    "gflops_openblas,gflops_blis,ratio_exact_openblas,ratio_exact_blis,peak_gflops,fraction_of_peak,"
+    "gflops_openblas,gflops_blis,ratio_exact_openblas,ratio_exact_blis,ratio_spread_openblas,"
+    "ratio_spread_blis,peak_gflops,fraction_of_peak,"
     "rel_diff_openblas,rel_diff_blis,other_cpu_share,isa,exact_kernel,openblas_core,blis_arch\n";
 
 static void report(const sgemm_problem *p, int threads, const sgemm_result *r, double peak, double others,
@@ -536,15 +566,16 @@ static void report(const sgemm_problem *p, int threads, const sgemm_result *r, d
              (long long)c->shape.k);
     const char *layout = layout_names[c->layout == SMM_ROW_MAJOR ? 0 : 1];
     const char *trans = trans_names[trans_pair_of(c->transa, c->transb)];
-    double ratio_openblas = r->gflops[EXACT] / r->gflops[1 + PEER_OPENBLAS];
-    double ratio_blis = r->gflops[EXACT] / r->gflops[1 + PEER_BLIS];
+    const double ratio_openblas = r->ratio[1 + PEER_OPENBLAS], ratio_blis = r->ratio[1 + PEER_BLIS];
     double fraction = peak > 0.0 ? r->gflops[EXACT] / peak : NAN;
     printf("%17s %6s %5s %3d", shape, layout, trans, threads);
     print_number(r->gflops[EXACT], 8, 1);
     print_number(r->gflops[1 + PEER_OPENBLAS], 8, 1);
     print_number(r->gflops[1 + PEER_BLIS], 8, 1);
     print_number(ratio_openblas, 7, 2);
+    print_number(r->ratio_spread[1 + PEER_OPENBLAS], 5, 2);
     print_number(ratio_blis, 7, 2);
+    print_number(r->ratio_spread[1 + PEER_BLIS], 5, 2);
     print_number(100.0 * fraction, 6, 1);
     printf(" %4d", r->reps);
     bench_print_share(stdout, others, 6);
@@ -560,6 +591,8 @@ static void report(const sgemm_problem *p, int threads, const sgemm_result *r, d
         csv_number(csv, r->gflops[who]);
     csv_number(csv, ratio_openblas);
     csv_number(csv, ratio_blis);
+    csv_number(csv, r->ratio_spread[1 + PEER_OPENBLAS]);
+    csv_number(csv, r->ratio_spread[1 + PEER_BLIS]);
     csv_number(csv, peak > 0.0 ? peak : NAN);
     csv_number(csv, fraction);
     csv_number(csv, r->difference[1 + PEER_OPENBLAS]);
@@ -611,7 +644,7 @@ static void print_summary(const sgemm_config *cfg, smallest_ratio minima[][PEER_
         printf("\nNo peer available: no ratios.\n");
         return;
     }
-    printf("\nSmallest ratio exact_sgemm / peer (GFLOPS), per thread count:\n");
+    printf("\nSmallest ratio exact_sgemm / peer (median of per-round ratios), per thread count:\n");
     for (int t = 0; t < cfg->nthreads; t++)
         for (int q = 0; q < PEER_COUNT; q++) {
             if (!peer_blas_ready(peers[q]))
@@ -775,7 +808,7 @@ int bench_sgemm_main(int argc, char **argv)
             const double others = bench_contention_others(before, bench_contention_now());
             report(&problem, (int)cfg.threads[t], &result, peaks[t], others, csv);
             for (int q = 0; q < PEER_COUNT; q++)
-                note_ratio(&minima[t][q][group_of(s)], result.gflops[EXACT] / result.gflops[1 + q], &problem.c);
+                note_ratio(&minima[t][q][group_of(s)], result.ratio[1 + q], &problem.c);
         }
         free_operands(&problem);
     }

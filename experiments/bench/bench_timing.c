@@ -42,14 +42,22 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double bench_median(double *v, int count)
+double bench_quantile(double *v, int count, double q)
 {
     if (count <= 0)
         return NAN;
     qsort(v, (size_t)count, sizeof *v, compare_doubles);
-    if (count % 2 == 1)
-        return v[count / 2];
-    return 0.5 * (v[count / 2 - 1] + v[count / 2]);
+    const double position = q * (double)(count - 1);
+    const int below = (int)floor(position);
+    if (below >= count - 1)
+        return v[count - 1];
+    const double weight = position - (double)below;
+    return weight == 0.0 ? v[below] : v[below] + weight * (v[below + 1] - v[below]);
+}
+
+double bench_median(double *v, int count)
+{
+    return bench_quantile(v, count, 0.5);
 }
 
 /* TSC ticks over one ~20 ms sleep, divided by the monotonic time it took. */

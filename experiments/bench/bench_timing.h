@@ -29,6 +29,13 @@ double bench_tsc_ghz(void);
 /* Median of v[0..count) (sorts v in place); NaN for count == 0. */
 double bench_median(double *v, int count);
 
+/*
+ * Quantile q (0 <= q <= 1) of v[0..count), interpolating linearly between
+ * order statistics (q = 0.5 is the median); sorts v in place; NaN for
+ * count == 0.
+ */
+double bench_quantile(double *v, int count, double q);
+
 /* Medians of one measurement. */
 typedef struct {
     double seconds; /* median wall time of one run */
