@@ -143,6 +143,9 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
     }
     const int64_t jsplit = nt / gcd_i64(ic_blocks, nt);
     const int64_t items = ic_blocks * jsplit;
+    /* B packed in the item loop, a group of micro-panels at a time (see below) */
+    const int fuse = nt == 1 || ic_blocks == 1;
+    const int64_t fuse_group = ceil_div(SGEMM_PACK_GROUP_FLOATS, nr); /* about 1 KiB of each B row */
 
     /* Workspace, before C is touched. Each region starts on a 64-byte boundary. */
     const size_t b_floats = (size_t)round_up(kc_blk * round_up(nc_blk, nr), 16);
@@ -179,7 +182,6 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                  * in long runs), and the barrier publishes it.
                  */
                 const sgemm_view bblock = { B.p + pc * B.rs + jc * B.cs, B.rs, B.cs };
-                const int fuse = nt == 1 || ic_blocks == 1;
                 if (!fuse) {
                     pack_b_panels(t, bblock, kc, nc, panels * tid / nt, panels * (tid + 1) / nt, Bp);
 #pragma omp barrier
@@ -200,10 +202,8 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                     const int64_t jr_first = panels * chunk / jsplit;
                     const int64_t jr_end = panels * (chunk + 1) / jsplit;
                     if (fuse && (nt > 1 || icb == 0)) {
-                        /* groups of about 1 KiB of each B row: the packer's fast run length */
-                        const int64_t group = ceil_div(SGEMM_PACK_GROUP_FLOATS, nr);
-                        for (int64_t g0 = jr_first; g0 < jr_end; g0 += group) {
-                            const int64_t g1 = min_i64(g0 + group, jr_end);
+                        for (int64_t g0 = jr_first; g0 < jr_end; g0 += fuse_group) {
+                            const int64_t g1 = min_i64(g0 + fuse_group, jr_end);
                             pack_b_panels(t, bblock, kc, nc, g0, g1, Bp);
                             sgemm_macro_kernel(t, mc, nc, kc, g0, g1, alpha, Ap, Bp, beta_blk,
                                                C + ic * ldc + jc, ldc);

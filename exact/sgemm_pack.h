@@ -22,8 +22,9 @@
 
 /*
  * Lines per group of the copying packers: about 1 KiB of each source row is
- * read per run (see pack_panels in sgemm_pack.c); the driver packs and uses
- * B in groups of this many columns when it runs on one thread.
+ * read per run (see pack_panels in sgemm_pack.c). When the driver packs B
+ * just before use (one thread, or one ic block), it goes a group of this
+ * many columns at a time.
  */
 #define SGEMM_PACK_GROUP_FLOATS 256
 
