@@ -126,6 +126,54 @@ double sketch_cosine_estimate(int64_t h, int32_t bits);
 /* Inner-product estimate norm_a * norm_b * cos(pi * h / bits). */
 double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, double norm_b);
 
+/* ------------------------------------------------------------------------
+ * Sketch families (one encoder, sketch_encode, for all of them)
+ *
+ * SKETCH_SIMHASH             dense Gaussian hyperplanes, as sketch_simhash_encode.
+ * SKETCH_SIMHASH_ORTHOGONAL  "super-bit": the same hyperplanes orthogonalised in
+ *                            blocks of min(d, bits) rows.
+ * SKETCH_SIMHASH_STRUCTURED  sign bits of HD-rotations (3 rounds of random +-1
+ *                            diagonal and fast Walsh-Hadamard transform) of the
+ *                            vector zero-padded to a power of two; O(d log d).
+ * SKETCH_CROSSPOLYTOPE       cross-polytope LSH (Andoni et al. 2015): hash =
+ *                            index of the largest |coordinate| of an
+ *                            HD-rotation, with its sign; several hashes per
+ *                            code, packed in fields.
+ * The SimHash families share SimHash's code layout and Hamming estimators; the
+ * cross-polytope family has its own field layout (sketch_crosspolytope_layout)
+ * and estimator. Details of each are documented at its functions below.
+ * ------------------------------------------------------------------------ */
+typedef enum {
+    SKETCH_SIMHASH = 0,
+    SKETCH_SIMHASH_ORTHOGONAL = 1,
+    SKETCH_SIMHASH_STRUCTURED = 2,
+    SKETCH_CROSSPOLYTOPE = 3
+} sketch_family;
+
+/* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope", or NULL. */
+const char *sketch_family_name(sketch_family family);
+
+/*
+ * sketch_code_words - size query: *words = the uint64_t words one code of
+ * `family` takes for vectors of dimension d and a budget of `bits` bits.
+ * Returns SMM_OK, SMM_ERR_BAD_METHOD (unknown family), SMM_ERR_BAD_SIZE
+ * (d < 0, or d too large for the family), SMM_ERR_BAD_BITS,
+ * SMM_ERR_NULL_POINTER (words NULL).
+ */
+smm_status sketch_code_words(sketch_family family, int64_t d, int32_t bits, int64_t *words);
+
+/*
+ * sketch_encode - codes (and optionally norms) of the n rows of X for any
+ * family: the arguments of sketch_simhash_encode, with ldcodes >= the words
+ * of sketch_code_words. Codes depend only on (family, vectors, bits, seed):
+ * bit-identical for every thread count and ISA path. Zero vectors get the
+ * all-zero code (every family) and norm 0. Same statuses as
+ * sketch_simhash_encode, plus SMM_ERR_BAD_METHOD.
+ */
+smm_status sketch_encode(sketch_family family, smm_layout layout, int64_t n, int64_t d,
+                         const float *X, int64_t ldx, int32_t bits, uint64_t seed,
+                         uint64_t *codes, int64_t ldcodes, float *norms);
+
 #ifdef __cplusplus
 }
 #endif

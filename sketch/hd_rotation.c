@@ -1,0 +1,101 @@
+/*
+ * hd_rotation.c - sign masks and the HD-rotation of one vector (see
+ * hd_rotation.h), and the choice of FWHT kernel per ISA path.
+ */
+#include <math.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "exact/smm_runtime.h"
+#include "sketch/hd_rotation.h"
+
+fwht_fn fwht_kernel(smm_isa isa)
+{
+    switch (isa) {
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2:
+        return fwht_avx2;
+    case SMM_ISA_AVX512:
+        return fwht_avx512;
+#endif
+    default:
+        return fwht_scalar;
+    }
+}
+
+const char *fwht_kernel_name(smm_isa isa)
+{
+    switch (isa) {
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2:
+        return "avx2";
+    case SMM_ISA_AVX512:
+        return "avx512";
+#endif
+    default:
+        return "scalar";
+    }
+}
+
+int64_t hd_rotation_dim(int64_t d)
+{
+    if (d > HD_MAX_DIM)
+        return 0;
+    int64_t D = 2;
+    while (D < d)
+        D *= 2;
+    return D;
+}
+
+void hd_rotation_signs(uint64_t seed, uint64_t block, int64_t D, uint32_t *flip)
+{
+    for (int r = 0; r < HD_ROUNDS; r++) {
+        for (int64_t w = 0; w * 64 < D; w++) {
+            unsigned char key[24];
+            const uint64_t parts[3] = { block, (uint64_t)r, (uint64_t)w };
+            for (int p = 0; p < 3; p++)
+                for (int i = 0; i < 8; i++)
+                    key[8 * p + i] = (unsigned char)(parts[p] >> (8 * i));
+            const uint64_t bitsw = XXH3_64bits_withSeed(key, sizeof key, seed);
+            const int64_t n = D - w * 64 < 64 ? D - w * 64 : 64;
+            for (int64_t i = 0; i < n; i++)
+                flip[r * D + w * 64 + i] = ((bitsw >> i) & 1u) ? UINT32_C(0x80000000) : 0u;
+        }
+    }
+}
+
+/* v[i] with its sign bit xor-ed with mask[i], for i < n. */
+static void flip_signs(float *v, const uint32_t *mask, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &v[i], sizeof u);
+        u ^= mask[i];
+        memcpy(&v[i], &u, sizeof u);
+    }
+}
+
+void hd_rotate(const uint32_t *flip, const float *x, int64_t incx, int64_t d, int64_t D,
+               fwht_fn fwht, float *y)
+{
+    float big = 0.0f;
+    for (int64_t t = 0; t < d; t++) {
+        const float a = fabsf(x[t * incx]);
+        big = a > big ? a : big;
+    }
+    int e = 0;
+    if (big > 0.0f)
+        (void)frexpf(big, &e); /* big = f * 2^e, f in [0.5, 1): big * 2^(1-e) in [1, 2) */
+    /* in double: 2^(1-e) may be outside float's range when x is tiny or huge */
+    const double scale = ldexp(1.0, 1 - e);
+    for (int64_t t = 0; t < d; t++)
+        y[t] = (float)((double)x[t * incx] * scale);
+    for (int64_t t = d; t < D; t++)
+        y[t] = 0.0f;
+    for (int r = 0; r < HD_ROUNDS; r++) {
+        flip_signs(y, flip + r * D, D);
+        fwht(y, D);
+    }
+}

@@ -1,0 +1,75 @@
+/*
+ * hd_rotation.h - library-internal pseudo-random rotations by rounds of
+ * (random +-1 diagonal, fast Walsh-Hadamard transform), shared by structured
+ * SimHash and cross-polytope LSH.
+ *
+ * Definitions
+ *   D = hd_rotation_dim(d): the smallest power of two >= max(d, 2).
+ *   H: the unnormalised Walsh-Hadamard matrix of order D (entries +-1).
+ *   S_r (round r = 0, 1, 2 of rotation `block` of `seed`): diagonal with
+ *   entry i = -1 when bit (i % 64) of the word
+ *     XXH3_64bits_withSeed(key, 24, seed),
+ *     key = little-endian uint64 values (block, r, i / 64),
+ *   is set, else +1.
+ *   The rotation of x (zero-padded to D) is y = H S_2 H S_1 H S_0 x, without
+ *   the 1/sqrt(D) per round: signs and the position of the largest |y_i| do
+ *   not depend on the scale.
+ *
+ * Bit-identical on every ISA
+ *   A sign flip is exact. Each FWHT is computed in float as the butterfly
+ *   stages h = 1, 2, 4, ..., D/2 in this order, each stage replacing
+ *   (v[j], v[j + h]) by (v[j] + v[j + h], v[j] - v[j + h]) for every j with
+ *   j & h == 0. Every kernel performs exactly these additions (vector kernels
+ *   do several butterflies at once or several stages per pass over memory,
+ *   never a different operation), so y is the same float vector on every ISA.
+ *   Inputs should be scaled by a power of two (exact) so that the growth by
+ *   up to D^(3/2) cannot overflow: hd_rotate does this.
+ */
+#ifndef SKETCH_HD_ROTATION_H
+#define SKETCH_HD_ROTATION_H
+
+#include <stdint.h>
+
+#include "sketchmm/common.h"
+
+#define HD_ROUNDS 3
+/* Largest rotation dimension (2^24 floats = 64 MiB per vector). */
+#define HD_MAX_DIM (INT64_C(1) << 24)
+
+/* In-place unnormalised FWHT of v[0 .. D) (D a power of two >= 2) in the stage order above. */
+typedef void (*fwht_fn)(float *v, int64_t D);
+
+/* Portable reference kernel. */
+void fwht_scalar(float *v, int64_t D);
+#if defined(__x86_64__)
+void fwht_avx2(float *v, int64_t D);
+void fwht_avx512(float *v, int64_t D);
+#endif
+
+/* The FWHT kernel of ISA path isa (the scalar one for unknown paths). */
+fwht_fn fwht_kernel(smm_isa isa);
+/* Its name, e.g. "avx512". */
+const char *fwht_kernel_name(smm_isa isa);
+
+/* D for dimension d >= 0; 0 when d > HD_MAX_DIM. */
+int64_t hd_rotation_dim(int64_t d);
+
+/*
+ * The sign masks of rotation `block` of `seed` in dimension D: flip[r * D + i]
+ * is 0x80000000 when S_r has -1 at i, else 0 (xor into a float's bits).
+ * flip has HD_ROUNDS * D elements.
+ */
+void hd_rotation_signs(uint64_t seed, uint64_t block, int64_t D, uint32_t *flip);
+
+/*
+ * y := rotation of x under the masks `flip` (from hd_rotation_signs):
+ * x has d elements, element t at x[t * incx]; y has D floats (64-byte
+ * alignment helps the vector kernels). x is first scaled by the power of two
+ * 2^-e that brings max |x_t| into [1, 2) (no scaling when x is zero), which is
+ * exact unless tiny elements become subnormal, and the same on every path.
+ * x must be finite.
+ */
+void hd_rotate(const uint32_t *flip, const float *x, int64_t incx, int64_t d, int64_t D,
+               fwht_fn fwht, float *y);
+
+#endif /* SKETCH_HD_ROTATION_H */
