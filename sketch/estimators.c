@@ -1,4 +1,4 @@
-/* estimators.c - code sizes and the SimHash angle, cosine and inner-product estimates. */
+/* estimators.c - code sizes, the SimHash angle, cosine and inner-product estimates and their variances. */
 #include <math.h>
 
 #include "sketchmm/sketch.h"
@@ -27,4 +27,17 @@ double sketch_cosine_estimate(int64_t h, int32_t bits)
 double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, double norm_b)
 {
     return norm_a * norm_b * sketch_cosine_estimate(h, bits);
+}
+
+double sketch_simhash_angle_variance(double theta, int32_t bits)
+{
+    if (bits < 1 || bits > SKETCH_MAX_BITS || !(theta >= 0.0 && theta <= SKETCH_PI))
+        return NAN;
+    return theta * (SKETCH_PI - theta) / (double)bits;
+}
+
+double sketch_simhash_cosine_variance(double theta, int32_t bits)
+{
+    const double s = sin(theta);
+    return s * s * sketch_simhash_angle_variance(theta, bits);
 }

@@ -113,3 +113,113 @@ void hamming_row_avx2(const uint64_t *q, const uint64_t *b, int64_t nb,
                             xor_popcount_tail_avx2(q, bj, vw, words));
     }
 }
+
+/* ------------------------------------------------------------------------
+ * Panel kernel (packed layout of hamming_kernels.h): one query at a time
+ * against half a panel (16 codes, four ymm of word w of 4 codes each). Byte
+ * counts from the nibble table accumulate for up to 31 words, then vpsadbw
+ * sums each 64-bit lane, which is one code's count: no horizontal sums. The
+ * four lane-sum vectors are packed into 16-bit fields in code order.
+ * ------------------------------------------------------------------------ */
+
+static inline void store32_avx2(void *dst, __m256i v, int stream)
+{
+    if (stream && ((uintptr_t)dst & 31) == 0)
+        _mm256_stream_si256((__m256i *)dst, v);
+    else
+        _mm256_storeu_si256((__m256i *)dst, v);
+}
+
+/* Store the n <= 16 distances of one half panel (s[f] lane l: code 4l + f). */
+static void store_half_avx2(const __m256i s[4], int64_t n, int64_t words, void *dst, int out_u32, int stream)
+{
+    if (words > HAMMING_U16_MAX_WORDS) { /* uint32 only */
+        uint64_t tmp[16];
+        for (int f = 0; f < 4; f++)
+            _mm256_storeu_si256((__m256i *)(tmp + 4 * f), s[f]);
+        uint32_t *o = dst;
+        for (int64_t c = 0; c < n; c++)
+            o[c] = (uint32_t)tmp[(c % 4) * 4 + c / 4];
+        return;
+    }
+    const __m256i v = _mm256_or_si256(_mm256_or_si256(s[0], _mm256_slli_epi64(s[1], 16)),
+                                      _mm256_or_si256(_mm256_slli_epi64(s[2], 32), _mm256_slli_epi64(s[3], 48)));
+    if (!out_u32) {
+        if (n == 16) {
+            store32_avx2(dst, v, stream);
+        } else {
+            uint16_t tmp[16];
+            _mm256_storeu_si256((__m256i *)tmp, v);
+            for (int64_t c = 0; c < n; c++)
+                ((uint16_t *)dst)[c] = tmp[c];
+        }
+        return;
+    }
+    const __m256i lo = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v));
+    const __m256i hi = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(v, 1));
+    uint32_t *o = dst;
+    if (n == 16) {
+        store32_avx2(o, lo, stream);
+        store32_avx2(o + 8, hi, stream);
+    } else {
+        uint32_t tmp[16];
+        _mm256_storeu_si256((__m256i *)tmp, lo);
+        _mm256_storeu_si256((__m256i *)(tmp + 8), hi);
+        for (int64_t c = 0; c < n; c++)
+            o[c] = tmp[c];
+    }
+}
+
+void hamming_panel_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                        int64_t words, void *out, int64_t ldo, int out_u32, int stream)
+{
+    const size_t esize = out_u32 ? sizeof(uint32_t) : sizeof(uint16_t);
+    const __m256i zero = _mm256_setzero_si256();
+    for (int64_t i = 0; i < na; i++) {
+        const uint64_t *q = a + i * lda;
+        for (int64_t j = 0; j < nb; j += 16) {
+            const uint64_t *half = panels + (j / HAMMING_PANEL) * HAMMING_PANEL * words + (j % HAMMING_PANEL) / 4;
+            __m256i s[4] = { zero, zero, zero, zero };
+            for (int64_t w0 = 0; w0 < words; w0 += 31) {
+                const int64_t end = words - w0 > 31 ? w0 + 31 : words;
+                __m256i c0 = zero, c1 = zero, c2 = zero, c3 = zero;
+                for (int64_t w = w0; w < end; w++) {
+                    const __m256i qb = _mm256_set1_epi64x((long long)q[w]);
+                    const uint64_t *pw = half + w * HAMMING_PANEL;
+                    c0 = _mm256_add_epi8(c0, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)pw), qb)));
+                    c1 = _mm256_add_epi8(c1, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)(pw + 8)), qb)));
+                    c2 = _mm256_add_epi8(c2, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)(pw + 16)), qb)));
+                    c3 = _mm256_add_epi8(c3, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)(pw + 24)), qb)));
+                }
+                s[0] = _mm256_add_epi64(s[0], _mm256_sad_epu8(c0, zero));
+                s[1] = _mm256_add_epi64(s[1], _mm256_sad_epu8(c1, zero));
+                s[2] = _mm256_add_epi64(s[2], _mm256_sad_epu8(c2, zero));
+                s[3] = _mm256_add_epi64(s[3], _mm256_sad_epu8(c3, zero));
+            }
+            const int64_t n = nb - j < 16 ? nb - j : 16;
+            store_half_avx2(s, n, words, (char *)out + (size_t)(i * ldo + j) * esize, out_u32, stream);
+        }
+    }
+    if (stream)
+        _mm_sfence();
+}
+
+int64_t hamming_filter_avx2(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos)
+{
+    const __m256i lim = _mm256_set1_epi16((short)limit);
+    int64_t count = 0, j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m256i x = _mm256_loadu_si256((const __m256i *)(d + j));
+        /* two mask bits per element: x <= limit exactly when min(x, limit) == x */
+        uint32_t m = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(x, lim), x));
+        while (m) {
+            const int bit = __builtin_ctz(m);
+            pos[count++] = (uint32_t)(j + bit / 2);
+            m &= ~(3u << bit);
+        }
+    }
+    for (; j < n; j++)
+        if (d[j] <= limit)
+            pos[count++] = (uint32_t)j;
+    return count;
+}

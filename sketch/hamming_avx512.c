@@ -16,6 +16,8 @@
  *   This is exact while a distance cannot exceed 65535, i.e. words <= 1023
  *   (every SKETCH_MAX_BITS code); longer codes, and the last nb % 8 codes,
  *   are reduced one at a time.
+ * The panel kernel at the end of the file (all-pairs and top-k) works on the
+ * packed layout instead and needs no horizontal sums.
  */
 #include <immintrin.h>
 
@@ -203,4 +205,166 @@ void hamming_row_avx512_vpopcntdq(const uint64_t *q, const uint64_t *b, int64_t 
     }
     if (j < nb)
         hamming_tail_codes_avx512(q, b + j * ldb, nb - j, ldb, words, out + j);
+}
+
+/* ------------------------------------------------------------------------
+ * Panel kernel (packed layout of hamming_kernels.h). Up to four queries at a
+ * time against one panel of 32 codes: per code word, four aligned loads of
+ * the panel (word w of 8 codes each) serve every query, each query word is
+ * broadcast once, and acc[r][f] collects the 64-bit counts of codes
+ * 4l + f (lane l) for query r: xor, vpopcntq, add, no horizontal sums.
+ * The four count vectors of a query are packed into 16-bit fields (vector f
+ * shifted left by 16 f), which is the 32 distances in code order, stored as
+ * uint16 or widened to uint32. Codes of more than 1023 words (distances that
+ * may not fit 16 bits, uint32 output only) are unpacked through memory.
+ * ------------------------------------------------------------------------ */
+
+#define PANEL_MAX_ROWS 4
+
+static inline __attribute__((always_inline)) void panel_counts_avx512(const uint64_t *q, int64_t lda, const int rows,
+                                                                      const uint64_t *panel, int64_t words,
+                                                                      __m512i acc[PANEL_MAX_ROWS][4])
+{
+    {
+        /* word 0 starts the counts */
+        const __m512i p0 = _mm512_load_si512((const void *)panel);
+        const __m512i p1 = _mm512_load_si512((const void *)(panel + 8));
+        const __m512i p2 = _mm512_load_si512((const void *)(panel + 16));
+        const __m512i p3 = _mm512_load_si512((const void *)(panel + 24));
+#pragma GCC unroll 4
+        for (int r = 0; r < rows; r++) {
+            const __m512i qb = _mm512_set1_epi64((long long)q[r * lda]);
+            acc[r][0] = _mm512_popcnt_epi64(_mm512_xor_si512(p0, qb));
+            acc[r][1] = _mm512_popcnt_epi64(_mm512_xor_si512(p1, qb));
+            acc[r][2] = _mm512_popcnt_epi64(_mm512_xor_si512(p2, qb));
+            acc[r][3] = _mm512_popcnt_epi64(_mm512_xor_si512(p3, qb));
+        }
+    }
+    for (int64_t w = 1; w < words; w++) {
+        const uint64_t *pw = panel + w * HAMMING_PANEL;
+        const __m512i p0 = _mm512_load_si512((const void *)pw);
+        const __m512i p1 = _mm512_load_si512((const void *)(pw + 8));
+        const __m512i p2 = _mm512_load_si512((const void *)(pw + 16));
+        const __m512i p3 = _mm512_load_si512((const void *)(pw + 24));
+#pragma GCC unroll 4
+        for (int r = 0; r < rows; r++) {
+            const __m512i qb = _mm512_set1_epi64((long long)q[r * lda + w]);
+            acc[r][0] = _mm512_add_epi64(acc[r][0], _mm512_popcnt_epi64(_mm512_xor_si512(p0, qb)));
+            acc[r][1] = _mm512_add_epi64(acc[r][1], _mm512_popcnt_epi64(_mm512_xor_si512(p1, qb)));
+            acc[r][2] = _mm512_add_epi64(acc[r][2], _mm512_popcnt_epi64(_mm512_xor_si512(p2, qb)));
+            acc[r][3] = _mm512_add_epi64(acc[r][3], _mm512_popcnt_epi64(_mm512_xor_si512(p3, qb)));
+        }
+    }
+}
+
+/* The 32 distances of one query in code order as 16-bit fields (each count <= 65535). */
+static inline __m512i pack_fields16_avx512(const __m512i s[4])
+{
+    const __m512i lo = _mm512_or_si512(s[0], _mm512_slli_epi64(s[1], 16));
+    return _mm512_ternarylogic_epi64(lo, _mm512_slli_epi64(s[2], 32), _mm512_slli_epi64(s[3], 48), 0xFE);
+}
+
+static inline void store64_avx512(void *dst, __m512i v, int stream)
+{
+    if (stream && ((uintptr_t)dst & 63) == 0)
+        _mm512_stream_si512(dst, v);
+    else
+        _mm512_storeu_si512(dst, v);
+}
+
+/* Store the n <= 32 distances of one query (codes j0 .. j0 + n - 1 at dst). */
+static inline void store_panel_row_avx512(const __m512i s[4], int64_t n, int64_t words, void *dst, int out_u32,
+                                          int stream)
+{
+    if (words > HAMMING_U16_MAX_WORDS) { /* uint32 only */
+        uint64_t tmp[HAMMING_PANEL];
+        for (int f = 0; f < 4; f++)
+            _mm512_storeu_si512((void *)(tmp + 8 * f), s[f]);
+        uint32_t *o = dst;
+        for (int64_t c = 0; c < n; c++)
+            o[c] = (uint32_t)tmp[(c % 4) * 8 + c / 4];
+        return;
+    }
+    const __m512i v = pack_fields16_avx512(s);
+    if (!out_u32) {
+        if (n == HAMMING_PANEL)
+            store64_avx512(dst, v, stream);
+        else
+            _mm512_mask_storeu_epi16(dst, (__mmask32)((UINT64_C(1) << n) - 1), v);
+        return;
+    }
+    const __m512i lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v));
+    const __m512i hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(v, 1));
+    uint32_t *o = dst;
+    if (n == HAMMING_PANEL) {
+        store64_avx512(o, lo, stream);
+        store64_avx512(o + 16, hi, stream);
+    } else {
+        _mm512_mask_storeu_epi32(o, (__mmask16)(n >= 16 ? 0xffffu : (1u << n) - 1u), lo);
+        if (n > 16)
+            _mm512_mask_storeu_epi32(o + 16, (__mmask16)((1u << (n - 16)) - 1u), hi);
+    }
+}
+
+static inline __attribute__((always_inline)) void panel_rows_avx512(const uint64_t *q, int64_t lda, const int rows,
+                                                                    const uint64_t *panels, int64_t nb, int64_t words,
+                                                                    void *out, int64_t ldo, int out_u32, int stream)
+{
+    const size_t esize = out_u32 ? sizeof(uint32_t) : sizeof(uint16_t);
+    for (int64_t j = 0; j < nb; j += HAMMING_PANEL) {
+        __m512i acc[PANEL_MAX_ROWS][4];
+        panel_counts_avx512(q, lda, rows, panels + j * words, words, acc);
+        const int64_t n = nb - j < HAMMING_PANEL ? nb - j : HAMMING_PANEL;
+#pragma GCC unroll 4
+        for (int r = 0; r < rows; r++)
+            store_panel_row_avx512(acc[r], n, words, (char *)out + ((size_t)(r * ldo + j)) * esize, out_u32, stream);
+    }
+}
+
+void hamming_panel_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels,
+                                    int64_t nb, int64_t words, void *out, int64_t ldo, int out_u32, int stream)
+{
+    const size_t esize = out_u32 ? sizeof(uint32_t) : sizeof(uint16_t);
+    int64_t i = 0;
+    for (; i + 4 <= na; i += 4)
+        panel_rows_avx512(a + i * lda, lda, 4, panels, nb, words, (char *)out + (size_t)(i * ldo) * esize, ldo,
+                          out_u32, stream);
+    void *rest = (char *)out + (size_t)(i * ldo) * esize;
+    switch (na - i) {
+    case 3:
+        panel_rows_avx512(a + i * lda, lda, 3, panels, nb, words, rest, ldo, out_u32, stream);
+        break;
+    case 2:
+        panel_rows_avx512(a + i * lda, lda, 2, panels, nb, words, rest, ldo, out_u32, stream);
+        break;
+    case 1:
+        panel_rows_avx512(a + i * lda, lda, 1, panels, nb, words, rest, ldo, out_u32, stream);
+        break;
+    default:
+        break;
+    }
+    if (stream)
+        _mm_sfence();
+}
+
+int64_t hamming_filter_avx512(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos)
+{
+    const __m512i lim = _mm512_set1_epi16((short)limit);
+    int64_t count = 0, j = 0;
+    for (; j + 32 <= n; j += 32) {
+        uint32_t m = (uint32_t)_mm512_cmple_epu16_mask(_mm512_loadu_si512((const void *)(d + j)), lim);
+        while (m) {
+            pos[count++] = (uint32_t)(j + __builtin_ctz(m));
+            m &= m - 1;
+        }
+    }
+    if (j < n) {
+        const __mmask32 tail = (__mmask32)((UINT64_C(1) << (n - j)) - 1);
+        uint32_t m = (uint32_t)_mm512_mask_cmple_epu16_mask(tail, _mm512_maskz_loadu_epi16(tail, d + j), lim);
+        while (m) {
+            pos[count++] = (uint32_t)(j + __builtin_ctz(m));
+            m &= m - 1;
+        }
+    }
+    return count;
 }

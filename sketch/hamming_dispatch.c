@@ -1,15 +1,22 @@
 /*
- * hamming_dispatch.c - the Hamming row kernel of each ISA path.
+ * hamming_dispatch.c - the Hamming kernels (row, panel, filter) of each ISA
+ * path.
  *
- *   scalar  -> hamming_row_scalar
- *   avx2    -> hamming_row_avx2
- *   avx512  -> hamming_row_avx512_vpopcntdq when the CPU has AVX512_VPOPCNTDQ,
- *              else hamming_row_avx2 (AVX-512 F/BW alone has no faster popcount)
- *   neon    -> hamming_row_scalar (no NEON kernel yet; the compiler's popcount
- *              is already CNT + ADDV there)
+ *   scalar  -> hamming_{row,panel,filter}_scalar
+ *   avx2    -> hamming_row_avx2, hamming_panel_avx2, hamming_filter_avx2
+ *   avx512  -> the AVX-512 VPOPCNTDQ kernels when the CPU has AVX512_VPOPCNTDQ,
+ *              else the AVX2 ones (AVX-512 F/BW alone has no faster popcount)
+ *   neon    -> hamming_{row,panel,filter}_neon (CNT)
  */
 #include "exact/smm_runtime.h"
 #include "sketch/hamming_kernels.h"
+
+#if defined(__x86_64__)
+static int use_vpopcntdq(void)
+{
+    return smm_cpu()->avx512_vpopcntdq;
+}
+#endif
 
 hamming_row_fn hamming_row_kernel(smm_isa isa)
 {
@@ -18,10 +25,51 @@ hamming_row_fn hamming_row_kernel(smm_isa isa)
     case SMM_ISA_AVX2:
         return hamming_row_avx2;
     case SMM_ISA_AVX512:
-        return smm_cpu()->avx512_vpopcntdq ? hamming_row_avx512_vpopcntdq : hamming_row_avx2;
+        return use_vpopcntdq() ? hamming_row_avx512_vpopcntdq : hamming_row_avx2;
+#endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON:
+        return hamming_row_neon;
 #endif
     default:
         return hamming_row_scalar;
+    }
+}
+
+hamming_panel_fn hamming_panel_kernel(smm_isa isa)
+{
+    switch (isa) {
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2:
+        return hamming_panel_avx2;
+    case SMM_ISA_AVX512:
+        return use_vpopcntdq() ? hamming_panel_avx512_vpopcntdq : hamming_panel_avx2;
+#endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON:
+        return hamming_panel_neon;
+#endif
+    default:
+        return hamming_panel_scalar;
+    }
+}
+
+hamming_filter_fn hamming_filter_kernel(smm_isa isa)
+{
+    switch (isa) {
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2:
+        return hamming_filter_avx2;
+    case SMM_ISA_AVX512:
+        /* same file and flags as the VPOPCNTDQ kernels: only with them */
+        return use_vpopcntdq() ? hamming_filter_avx512 : hamming_filter_avx2;
+#endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON:
+        return hamming_filter_neon;
+#endif
+    default:
+        return hamming_filter_scalar;
     }
 }
 
@@ -32,7 +80,11 @@ const char *hamming_row_kernel_name(smm_isa isa)
     case SMM_ISA_AVX2:
         return "avx2_pshufb";
     case SMM_ISA_AVX512:
-        return smm_cpu()->avx512_vpopcntdq ? "avx512_vpopcntdq" : "avx2_pshufb";
+        return use_vpopcntdq() ? "avx512_vpopcntdq" : "avx2_pshufb";
+#endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON:
+        return "neon_cnt";
 #endif
     default:
         return "scalar";

@@ -13,9 +13,10 @@
  * zero), write out[0 .. nb) and nothing else, and never fail. Results are
  * exact integers, identical for every kernel.
  *
- * hamming_row_kernel(isa) is what sketch_hamming_u32 runs for that ISA path
- * and what approx/ calls for its fused estimate; the scalar kernel is always
- * compiled and is the reference the others are tested against.
+ * hamming_row_kernel(isa) is what approx/ calls for its fused estimate (one
+ * query against a run of unpacked codes); the all-pairs and top-k entry
+ * points use the panel kernels below. The scalar kernels are always
+ * compiled and are the reference the others are tested against.
  */
 #ifndef SKETCH_HAMMING_KERNELS_H
 #define SKETCH_HAMMING_KERNELS_H
@@ -32,12 +33,19 @@ typedef void (*hamming_row_fn)(const uint64_t *q, const uint64_t *b, int64_t nb,
  * can run isa. */
 hamming_row_fn hamming_row_kernel(smm_isa isa);
 
-/* Name of hamming_row_kernel(isa): "scalar", "avx2_pshufb" or "avx512_vpopcntdq". */
+/* Name of hamming_row_kernel(isa) (also of the panel kernel of isa): "scalar",
+ * "avx2_pshufb", "avx512_vpopcntdq" or "neon_cnt". */
 const char *hamming_row_kernel_name(smm_isa isa);
 
 /* Portable C reference (compiler popcount). */
 void hamming_row_scalar(const uint64_t *q, const uint64_t *b, int64_t nb,
                         int64_t ldb, int64_t words, uint32_t *out);
+
+#if defined(__aarch64__)
+/* NEON: CNT (vcntq_u8) byte counts, accumulated in bytes and folded by ADDV. */
+void hamming_row_neon(const uint64_t *q, const uint64_t *b, int64_t nb,
+                      int64_t ldb, int64_t words, uint32_t *out);
+#endif
 
 #if defined(__x86_64__)
 /* AVX2: nibble-table popcount (vpshufb + vpsadbw) along the words of long
@@ -48,6 +56,84 @@ void hamming_row_avx2(const uint64_t *q, const uint64_t *b, int64_t nb,
 /* AVX-512 VPOPCNTDQ. Needs AVX-512 F/BW/DQ/VL + VPOPCNTDQ. */
 void hamming_row_avx512_vpopcntdq(const uint64_t *q, const uint64_t *b, int64_t nb,
                                   int64_t ldb, int64_t words, uint32_t *out);
+#endif
+
+/* ------------------------------------------------------------------------
+ * Panel kernels: a block of queries against packed codes (all-pairs and top-k)
+ *
+ * Packed layout. The codes b_0 .. b_{nb-1} are regrouped in panels of
+ * HAMMING_PANEL = 32 codes, panel p holding b_{32p} .. b_{32p+31}; panel p
+ * starts at panels + p * 32 * words and word w of code 32p + c
+ * (0 <= c < 32) is at panel[w * 32 + (c % 4) * 8 + c / 4]. So each run of 8
+ * words is word w of 8 codes (codes c, c + 4, .., c + 28 for c = 0..3):
+ * a vector of them meets one broadcast query word, no horizontal sums are
+ * needed, and four such vectors of 64-bit counts packed as 16-bit fields
+ * (vector f shifted left by 16 f) give the 32 distances in code order.
+ * Lanes of the last panel past nb hold any value (hamming_pack_panels writes
+ * zeros); their results are never stored. hamming_pack_panels is the one
+ * producer of the layout.
+ *
+ * Contract of a hamming_panel_fn (every ISA):
+ *
+ *   for 0 <= i < na, 0 <= j < nb:
+ *     out[i * ldo + j] = popcount(a_i xor b_j) summed over `words` words,
+ *
+ * a_i = a + i * lda (any alignment), b_j as packed above (panels 64-byte
+ * aligned), out a uint16_t array when out_u32 == 0 (then words <= 1023, so a
+ * distance is at most 65472 and fits) and a uint32_t array otherwise, any
+ * alignment. Preconditions: na, nb >= 0, words >= 1, lda >= words,
+ * ldo >= nb, out does not overlap a or the panels. The kernel writes exactly
+ * those na x nb entries and nothing else, reads only a's `words` words per
+ * row and the ceil(nb / 32) panels, never fails, and gives exact integers,
+ * identical for every kernel. stream != 0 is a hint that out is large and
+ * not read soon: a kernel may then write whole 64-byte aligned chunks with
+ * non-temporal stores (it fences them before returning).
+ * ------------------------------------------------------------------------ */
+
+#define HAMMING_PANEL 32
+/* Largest word count whose distances fit in uint16_t (64 * 1023 = 65472). */
+#define HAMMING_U16_MAX_WORDS 1023
+
+typedef void (*hamming_panel_fn)(const uint64_t *a, int64_t lda, int64_t na,
+                                 const uint64_t *panels, int64_t nb, int64_t words,
+                                 void *out, int64_t ldo, int out_u32, int stream);
+
+/*
+ * Filter: writes to pos, in increasing order, every j < n with d[j] <= limit
+ * and returns how many (at most n). pos has room for n entries. Used by top-k
+ * on a block of 16-bit distances; identical for every kernel.
+ */
+typedef int64_t (*hamming_filter_fn)(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
+
+/*
+ * Pack codes b_j0 .. b_{j0 + count - 1} (b_j at b + j * ldb, count <= 32,
+ * words each) into the panel at `panel` (32 * words words), zero lanes past
+ * count.
+ */
+void hamming_pack_panel(const uint64_t *b, int64_t ldb, int64_t j0, int64_t count, int64_t words,
+                        uint64_t *panel);
+
+/* Panel kernel and filter of path isa (same rules as hamming_row_kernel). */
+hamming_panel_fn hamming_panel_kernel(smm_isa isa);
+hamming_filter_fn hamming_filter_kernel(smm_isa isa);
+
+/* Portable C references (always compiled). */
+void hamming_panel_scalar(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                          int64_t words, void *out, int64_t ldo, int out_u32, int stream);
+int64_t hamming_filter_scalar(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
+
+#if defined(__x86_64__)
+void hamming_panel_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                        int64_t words, void *out, int64_t ldo, int out_u32, int stream);
+int64_t hamming_filter_avx2(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
+void hamming_panel_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels,
+                                    int64_t nb, int64_t words, void *out, int64_t ldo, int out_u32, int stream);
+int64_t hamming_filter_avx512(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
+#endif
+#if defined(__aarch64__)
+void hamming_panel_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                        int64_t words, void *out, int64_t ldo, int out_u32, int stream);
+int64_t hamming_filter_neon(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
 #endif
 
 #endif /* SKETCH_HAMMING_KERNELS_H */

@@ -20,8 +20,48 @@ fwht_fn fwht_kernel(smm_isa isa)
     case SMM_ISA_AVX512:
         return fwht_avx512;
 #endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON:
+        return fwht_neon;
+#endif
     default:
         return fwht_scalar;
+    }
+}
+
+fwht_flip_fn fwht_flip_kernel(smm_isa isa)
+{
+    switch (isa) {
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2:
+        return fwht_flip_avx2;
+    case SMM_ISA_AVX512:
+        return fwht_flip_avx512;
+#endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON:
+        return fwht_flip_neon;
+#endif
+    default:
+        return fwht_flip_scalar;
+    }
+}
+
+sign_pack_fn sign_pack_kernel(smm_isa isa)
+{
+    switch (isa) {
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2:
+        return sign_pack_avx2;
+    case SMM_ISA_AVX512:
+        return sign_pack_avx512;
+#endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON:
+        return sign_pack_neon;
+#endif
+    default:
+        return sign_pack_scalar;
     }
 }
 
@@ -34,9 +74,31 @@ const char *fwht_kernel_name(smm_isa isa)
     case SMM_ISA_AVX512:
         return "avx512";
 #endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON:
+        return "neon";
+#endif
     default:
         return "scalar";
     }
+}
+
+/* The fused-flip variant of a kernel fwht_kernel returns (NULL for another function). */
+static fwht_flip_fn flip_variant(fwht_fn fwht)
+{
+    if (fwht == fwht_scalar)
+        return fwht_flip_scalar;
+#if defined(__x86_64__)
+    if (fwht == fwht_avx2)
+        return fwht_flip_avx2;
+    if (fwht == fwht_avx512)
+        return fwht_flip_avx512;
+#endif
+#if defined(__aarch64__)
+    if (fwht == fwht_neon)
+        return fwht_flip_neon;
+#endif
+    return NULL;
 }
 
 int64_t hd_rotation_dim(int64_t d)
@@ -94,8 +156,13 @@ void hd_rotate(const uint32_t *flip, const float *x, int64_t incx, int64_t d, in
         y[t] = (float)((double)x[t * incx] * scale);
     for (int64_t t = d; t < D; t++)
         y[t] = 0.0f;
+    const fwht_flip_fn fused = flip_variant(fwht);
     for (int r = 0; r < HD_ROUNDS; r++) {
-        flip_signs(y, flip + r * D, D);
-        fwht(y, D);
+        if (fused) {
+            fused(y, flip + r * D, D);
+        } else {
+            flip_signs(y, flip + r * D, D);
+            fwht(y, D);
+        }
     }
 }

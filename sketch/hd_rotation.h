@@ -39,15 +39,48 @@
 /* In-place unnormalised FWHT of v[0 .. D) (D a power of two >= 2) in the stage order above. */
 typedef void (*fwht_fn)(float *v, int64_t D);
 
+/*
+ * The same transform with the sign flip of one round fused in:
+ * v := H (v with the sign bit of v[i] xor-ed with flip[i]); flip == NULL
+ * means no flip (then it is fwht_fn). Bit-identical to flip_signs followed
+ * by fwht_scalar (a sign flip is exact and the butterflies are the same).
+ */
+typedef void (*fwht_flip_fn)(float *v, const uint32_t *flip, int64_t D);
+
 /* Portable reference kernel. */
 void fwht_scalar(float *v, int64_t D);
+void fwht_flip_scalar(float *v, const uint32_t *flip, int64_t D);
 #if defined(__x86_64__)
 void fwht_avx2(float *v, int64_t D);
 void fwht_avx512(float *v, int64_t D);
+void fwht_flip_avx2(float *v, const uint32_t *flip, int64_t D);
+void fwht_flip_avx512(float *v, const uint32_t *flip, int64_t D);
 #endif
+#if defined(__aarch64__)
+void fwht_neon(float *v, int64_t D);
+void fwht_flip_neon(float *v, const uint32_t *flip, int64_t D);
+#endif
+
+/*
+ * Sign bits: for w < ceil(count / 64), words[w] gets bit i = [y[64 w + i] > 0]
+ * (0 beyond count). y must hold no NaN. count >= 1.
+ */
+typedef void (*sign_pack_fn)(const float *y, int64_t count, uint64_t *words);
+void sign_pack_scalar(const float *y, int64_t count, uint64_t *words);
+#if defined(__x86_64__)
+void sign_pack_avx2(const float *y, int64_t count, uint64_t *words);
+void sign_pack_avx512(const float *y, int64_t count, uint64_t *words);
+#endif
+#if defined(__aarch64__)
+void sign_pack_neon(const float *y, int64_t count, uint64_t *words);
+#endif
+/* The sign-packing kernel of ISA path isa. */
+sign_pack_fn sign_pack_kernel(smm_isa isa);
 
 /* The FWHT kernel of ISA path isa (the scalar one for unknown paths). */
 fwht_fn fwht_kernel(smm_isa isa);
+/* Its fused-flip variant. */
+fwht_flip_fn fwht_flip_kernel(smm_isa isa);
 /* Its name, e.g. "avx512". */
 const char *fwht_kernel_name(smm_isa isa);
 

@@ -7,7 +7,9 @@
  *      both layouts) and reject non-finite vectors. Nothing is written to
  *      codes or norms before all of this has succeeded.
  *   2. For each block of hyperplanes (all of them unless bits * d is large),
- *      generate G (rows of sketch_simhash_hyperplanes) and, for each chunk of
+ *      generate G (rows of the family's generator: the Gaussian rows of
+ *      sketch_simhash_hyperplanes, or their orthonormalised blocks for
+ *      SKETCH_SIMHASH_ORTHOGONAL) and, for each chunk of
  *      vectors, compute the float projections P = X_chunk * G^T with
  *      exact_sgemm_with on the caller's ISA path and thread count.
  *   3. Decide each sign (below), pack 64 signs per word and store the words.
@@ -117,10 +119,20 @@ static void sum_squares(smm_layout layout, int64_t n, int64_t d, const float *X,
     }
 }
 
-smm_status simhash_encode_with(const smm_context *ctx, smm_layout layout,
-                               int64_t n, int64_t d, const float *X, int64_t ldx,
-                               int32_t bits, uint64_t seed,
-                               uint64_t *codes, int64_t ldcodes, float *norms)
+static void gaussian_rows(uint64_t seed, int32_t bits, int64_t b0, int64_t nrows, int64_t d,
+                          float *G, int64_t ldg, double *work, int threads)
+{
+    (void)bits;
+    (void)work;
+    simhash_hyperplane_rows(seed, b0, nrows, d, G, ldg, threads);
+}
+
+const simhash_generator simhash_gaussian_generator = { gaussian_rows, NULL };
+
+smm_status simhash_encode_gen_with(const smm_context *ctx, const simhash_generator *gen,
+                                   smm_layout layout, int64_t n, int64_t d, const float *X, int64_t ldx,
+                                   int32_t bits, uint64_t seed,
+                                   uint64_t *codes, int64_t ldcodes, float *norms)
 {
     /* ---- arguments ---- */
     smm_status s = smm_check_layout(layout);
@@ -159,18 +171,22 @@ smm_status simhash_encode_with(const smm_context *ctx, smm_layout layout,
 
     double *nrm = smm_aligned_alloc((size_t)n * sizeof(double)); /* n * 8 fits: codes do */
     float *G = NULL, *P = NULL;
-    double *gnorm = NULL;
+    double *gnorm = NULL, *gwork = NULL;
     int64_t g_elems, p_elems;
+    const int64_t work_elems = d > 0 && gen->work_doubles ? gen->work_doubles(d, bits) : 0;
     int ok = nrm != NULL;
     if (ok && d > 0) {
         ok = smm_mul_size(block_rows, ldg, &g_elems) == SMM_OK &&
              (uint64_t)g_elems <= (uint64_t)PTRDIFF_MAX / sizeof(float) &&
-             smm_mul_size(chunk, block_rows, &p_elems) == SMM_OK;
+             smm_mul_size(chunk, block_rows, &p_elems) == SMM_OK &&
+             work_elems >= 0 && (uint64_t)work_elems <= (uint64_t)PTRDIFF_MAX / sizeof(double);
         if (ok) {
             G = smm_aligned_alloc((size_t)g_elems * sizeof(float));
             P = smm_aligned_alloc((size_t)p_elems * sizeof(float));
             gnorm = smm_aligned_alloc((size_t)block_rows * sizeof(double));
-            ok = G != NULL && P != NULL && gnorm != NULL;
+            if (work_elems > 0)
+                gwork = smm_aligned_alloc((size_t)work_elems * sizeof(double));
+            ok = G != NULL && P != NULL && gnorm != NULL && (work_elems == 0 || gwork != NULL);
         }
     }
     if (!ok) {
@@ -178,6 +194,7 @@ smm_status simhash_encode_with(const smm_context *ctx, smm_layout layout,
         smm_aligned_free(G);
         smm_aligned_free(P);
         smm_aligned_free(gnorm);
+        smm_aligned_free(gwork);
         return SMM_ERR_NO_MEMORY;
     }
 
@@ -194,6 +211,7 @@ smm_status simhash_encode_with(const smm_context *ctx, smm_layout layout,
         smm_aligned_free(G);
         smm_aligned_free(P);
         smm_aligned_free(gnorm);
+        smm_aligned_free(gwork);
         return SMM_ERR_NON_FINITE;
     }
     if (norms)
@@ -211,7 +229,7 @@ smm_status simhash_encode_with(const smm_context *ctx, smm_layout layout,
         const int64_t nbb = bits - b0 < block_rows ? bits - b0 : block_rows;
         const int64_t w0 = b0 / 64, w1 = (b0 + nbb + 63) / 64; /* b0 % 64 == 0 */
         if (d > 0) {
-            simhash_hyperplane_rows(seed, b0, nbb, d, G, ldg, threads);
+            gen->rows(seed, bits, b0, nbb, d, G, ldg, gwork, threads);
             #pragma omp parallel for num_threads(threads) schedule(static) if (nbb * d >= SIMHASH_PARALLEL_MIN_WORK)
             for (int64_t j = 0; j < nbb; j++) {
                 const float *g = G + j * ldg;
@@ -266,7 +284,17 @@ smm_status simhash_encode_with(const smm_context *ctx, smm_layout layout,
     smm_aligned_free(G);
     smm_aligned_free(P);
     smm_aligned_free(gnorm);
+    smm_aligned_free(gwork);
     return SMM_OK;
+}
+
+smm_status simhash_encode_with(const smm_context *ctx, smm_layout layout,
+                               int64_t n, int64_t d, const float *X, int64_t ldx,
+                               int32_t bits, uint64_t seed,
+                               uint64_t *codes, int64_t ldcodes, float *norms)
+{
+    return simhash_encode_gen_with(ctx, &simhash_gaussian_generator, layout, n, d, X, ldx, bits, seed,
+                                   codes, ldcodes, norms);
 }
 
 smm_status sketch_simhash_encode(smm_layout layout, int64_t n, int64_t d,

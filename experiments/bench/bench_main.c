@@ -26,6 +26,10 @@ static const bench_mode modes[] = {
       bench_padded_main, bench_padded_help },
     { "probe", "peak FMA throughput of this CPU (512-bit and 256-bit, 1 and more threads)",
       bench_probe_main, bench_probe_help },
+    { "hamming", "all-pairs Hamming distances (u16, u32) and top-k: pairs/s per kernel beside plain C",
+      bench_hamming_main, bench_hamming_help },
+    { "encode", "sketch_encode of every sketch family: vectors/s, ratio to dense SimHash, angle accuracy",
+      bench_encode_main, bench_encode_help },
 };
 #define MODE_COUNT ((int)(sizeof modes / sizeof modes[0]))
 

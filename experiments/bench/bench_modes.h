@@ -24,4 +24,12 @@ void bench_padded_help(FILE *out);
 int bench_probe_main(int argc, char **argv);
 void bench_probe_help(FILE *out);
 
+/* hamming: all-pairs Hamming distances and top-k, pairs/s per kernel (bench_hamming.c). */
+int bench_hamming_main(int argc, char **argv);
+void bench_hamming_help(FILE *out);
+
+/* encode: sketch_encode speed and accuracy of every sketch family (bench_encode.c). */
+int bench_encode_main(int argc, char **argv);
+void bench_encode_help(FILE *out);
+
 #endif /* SKETCHMM_BENCH_MODES_H */

@@ -1,0 +1,115 @@
+/*
+ * hamming_neon.c - AArch64 Advanced SIMD Hamming kernels (see
+ * hamming_kernels.h): the row kernel, the panel kernel and the top-k filter.
+ *
+ * CNT (vcntq_u8) counts the bits of each byte. The row kernel xors two words
+ * of a code with the query per vector and adds byte counts for up to 31
+ * vectors (31 * 8 = 248 fits a byte) before one ADDV (vaddlvq_u8) folds them;
+ * an odd last word goes through the 64-bit CNT. The panel kernel reads the
+ * packed layout: one vector holds word w of two codes, so pairwise
+ * add-accumulate (UADALP) into 16-bit lanes keeps the codes apart (each
+ * lane gains at most 16 per word: exact for 4095 words, after which the
+ * lanes are folded into 64-bit sums); no horizontal sums are needed.
+ */
+#include <arm_neon.h>
+
+#include "sketch/hamming_kernels.h"
+
+/* Largest number of words whose per-lane counts (<= 16 per word) fit 16 bits. */
+#define NEON_U16_LANE_WORDS 4095
+
+static inline uint64_t xor_popcount_neon(const uint64_t *q, const uint64_t *bj, int64_t words)
+{
+    uint64_t total = 0;
+    int64_t w = 0;
+    while (words - w >= 2) {
+        const int64_t pairs = (words - w) / 2;
+        const int64_t end = w + 2 * (pairs > 31 ? 31 : pairs);
+        uint8x16_t bytes = vdupq_n_u8(0);
+        for (; w < end; w += 2) {
+            const uint8x16_t x = veorq_u8(vreinterpretq_u8_u64(vld1q_u64(q + w)),
+                                          vreinterpretq_u8_u64(vld1q_u64(bj + w)));
+            bytes = vaddq_u8(bytes, vcntq_u8(x));
+        }
+        total += vaddlvq_u8(bytes);
+    }
+    if (w < words)
+        total += vaddlv_u8(vcnt_u8(vcreate_u8(q[w] ^ bj[w])));
+    return total;
+}
+
+void hamming_row_neon(const uint64_t *q, const uint64_t *b, int64_t nb,
+                      int64_t ldb, int64_t words, uint32_t *out)
+{
+    for (int64_t j = 0; j < nb; j++)
+        out[j] = (uint32_t)xor_popcount_neon(q, b + j * ldb, words);
+}
+
+/* sums[l] (l < 8) += count of code 4l + f of the panel against q. */
+static void panel_quarter_neon(const uint64_t *q, const uint64_t *panel, int64_t words, int f, uint64_t sums[8])
+{
+    for (int64_t w0 = 0; w0 < words; w0 += NEON_U16_LANE_WORDS) {
+        const int64_t end = words - w0 > NEON_U16_LANE_WORDS ? w0 + NEON_U16_LANE_WORDS : words;
+        uint16x8_t c0 = vdupq_n_u16(0), c1 = c0, c2 = c0, c3 = c0;
+        for (int64_t w = w0; w < end; w++) {
+            const uint8x16_t qv = vreinterpretq_u8_u64(vdupq_n_u64(q[w]));
+            const uint64_t *pw = panel + w * HAMMING_PANEL + f * 8;
+            c0 = vpadalq_u8(c0, vcntq_u8(veorq_u8(vreinterpretq_u8_u64(vld1q_u64(pw)), qv)));
+            c1 = vpadalq_u8(c1, vcntq_u8(veorq_u8(vreinterpretq_u8_u64(vld1q_u64(pw + 2)), qv)));
+            c2 = vpadalq_u8(c2, vcntq_u8(veorq_u8(vreinterpretq_u8_u64(vld1q_u64(pw + 4)), qv)));
+            c3 = vpadalq_u8(c3, vcntq_u8(veorq_u8(vreinterpretq_u8_u64(vld1q_u64(pw + 6)), qv)));
+        }
+        const uint64x2_t s0 = vpaddlq_u32(vpaddlq_u16(c0)), s1 = vpaddlq_u32(vpaddlq_u16(c1));
+        const uint64x2_t s2 = vpaddlq_u32(vpaddlq_u16(c2)), s3 = vpaddlq_u32(vpaddlq_u16(c3));
+        sums[0] += vgetq_lane_u64(s0, 0);
+        sums[1] += vgetq_lane_u64(s0, 1);
+        sums[2] += vgetq_lane_u64(s1, 0);
+        sums[3] += vgetq_lane_u64(s1, 1);
+        sums[4] += vgetq_lane_u64(s2, 0);
+        sums[5] += vgetq_lane_u64(s2, 1);
+        sums[6] += vgetq_lane_u64(s3, 0);
+        sums[7] += vgetq_lane_u64(s3, 1);
+    }
+}
+
+void hamming_panel_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                        int64_t words, void *out, int64_t ldo, int out_u32, int stream)
+{
+    (void)stream;
+    for (int64_t i = 0; i < na; i++) {
+        const uint64_t *q = a + i * lda;
+        for (int64_t j = 0; j < nb; j += HAMMING_PANEL) {
+            const uint64_t *panel = panels + j * words;
+            uint64_t sums[HAMMING_PANEL] = { 0 }; /* [f * 8 + l]: code 4l + f */
+            for (int f = 0; f < 4; f++)
+                panel_quarter_neon(q, panel, words, f, sums + 8 * f);
+            const int64_t n = nb - j < HAMMING_PANEL ? nb - j : HAMMING_PANEL;
+            if (out_u32) {
+                uint32_t *o = (uint32_t *)out + i * ldo + j;
+                for (int64_t c = 0; c < n; c++)
+                    o[c] = (uint32_t)sums[(c % 4) * 8 + c / 4];
+            } else {
+                uint16_t *o = (uint16_t *)out + i * ldo + j;
+                for (int64_t c = 0; c < n; c++)
+                    o[c] = (uint16_t)sums[(c % 4) * 8 + c / 4];
+            }
+        }
+    }
+}
+
+int64_t hamming_filter_neon(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos)
+{
+    const uint16x8_t lim = vdupq_n_u16(limit);
+    int64_t count = 0, j = 0;
+    for (; j + 8 <= n; j += 8) {
+        if (vmaxvq_u16(vcleq_u16(vld1q_u16(d + j), lim)) == 0)
+            continue;
+        for (int64_t t = j; t < j + 8; t++)
+            if (d[t] <= limit)
+                pos[count++] = (uint32_t)t;
+    }
+    for (; j < n; j++)
+        if (d[j] <= limit)
+            pos[count++] = (uint32_t)j;
+    return count;
+}
