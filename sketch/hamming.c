@@ -1,6 +1,7 @@
 /*
  * hamming.c - sketch_hamming_u32, sketch_hamming_u16, sketch_hamming_topk and
- * sketch_hamming_impl, through the panel kernels of the current ISA path.
+ * sketch_hamming_impl, through the panel and select kernels of the current ISA
+ * path.
  *
  * All pairs: b is first packed into panels of 32 codes (hamming_kernels.h;
  * a copy the size of b, packed in parallel), then the work is split into
@@ -15,15 +16,16 @@
  *
  * Top-k: distances are small integers, so no heap is needed. For each block
  * of TOPK_ROWS queries the codes are scanned in chunks (growing from k codes
- * to TOPK_CHUNK): the
- * kernel writes the chunk's distances to a small per-thread buffer, a filter
- * keeps those at most the query's current limit, and a histogram of the
+ * to TOPK_CHUNK): the select kernel computes the chunk's distances and
+ * emits only the codes at most the query's current limit (no distance
+ * matrix, not even a per-chunk one, is written), and a histogram of the
  * listed candidates gives the threshold T, the smallest distance with at
  * least k candidates at or below it; later codes must then be strictly below
  * T to enter (a later code at distance T has a larger index than every
- * listed one). Candidates are listed in index order; now and then, and at
- * the end, the list is cut back to the k best: those below T and the first
- * ones at T. A query whose T reaches 0 is done. At
+ * listed one), and T only comes down, step by step, as they do. Candidates
+ * are listed in index order; now and then, and at the end, the list is cut
+ * back to the k best: those below T and the first ones at T. A query whose
+ * T reaches 0 is done. At
  * the end a counting sort by distance of the k candidates (stable, so ties
  * stay in index order) gives the result.
  *
@@ -183,12 +185,13 @@ typedef struct {
     int64_t limit;    /* codes enter when their distance is <= limit; -1: the query is done */
     int64_t hist_top; /* largest distance listed since the histogram was last cleared (-1: none) */
     int64_t T;        /* threshold once count >= k */
+    int64_t le_T;     /* listed candidates at distance <= T, once count >= k */
 } topk_state;
 
 /* Per-thread workspace. */
 typedef struct {
-    void *dbuf;     /* TOPK_ROWS x TOPK_CHUNK distances (uint16_t, or uint32_t for long codes) */
-    uint32_t *pos;  /* TOPK_CHUNK filter positions */
+    uint32_t *pos;  /* TOPK_ROWS x TOPK_CHUNK codes passed by the select kernel */
+    uint32_t *pdist; /* and their distances */
     topk_state st[TOPK_ROWS];
 } topk_work;
 
@@ -199,9 +202,7 @@ typedef struct {
 static void topk_compact(topk_state *st, int64_t k)
 {
     const int64_t T = st->T;
-    int64_t below = 0;
-    for (int64_t dd = 0; dd < T; dd++)
-        below += st->hist[dd];
+    const int64_t below = st->le_T - st->hist[T];
     int64_t keep_at_T = k - below, kept = 0;
     for (int64_t c = 0; c < st->count; c++) {
         const int64_t dd = st->cdist[c];
@@ -216,24 +217,26 @@ static void topk_compact(topk_state *st, int64_t k)
         st->hist[dd] = 0;
     st->hist[T] = (uint32_t)(k - below);
     st->hist_top = T;
+    st->le_T = k;
     st->count = kept; /* == k */
 }
 
 /*
- * List the codes j0 + pos[t] (distances d[pos[t]]) that passed the filter,
+ * List the codes j0 + pos[t] (distances d[t]) that passed the select kernel,
  * then, once there are k, lower the threshold; cut the list back when it
  * could not take another chunk.
  */
-static void topk_absorb(topk_state *st, const uint32_t *pos, int64_t count, const uint16_t *d16,
-                        const uint32_t *d32, int64_t j0, int64_t k)
+static void topk_absorb(topk_state *st, const uint32_t *pos, const uint32_t *d, int64_t count, int64_t j0,
+                        int64_t k)
 {
     if (count == 0)
         return;
+    const int64_t had = st->count;
     int64_t top = st->hist_top;
     for (int64_t t = 0; t < count; t++) {
-        const uint32_t dd = d16 != NULL ? d16[pos[t]] : d32[pos[t]];
-        st->cidx[st->count + t] = j0 + pos[t];
-        st->cdist[st->count + t] = dd;
+        const uint32_t dd = d[t];
+        st->cidx[had + t] = j0 + pos[t];
+        st->cdist[had + t] = dd;
         st->hist[dd]++;
         top = (int64_t)dd > top ? (int64_t)dd : top;
     }
@@ -242,10 +245,20 @@ static void topk_absorb(topk_state *st, const uint32_t *pos, int64_t count, cons
     if (st->count < k)
         return;
     /* T: the smallest distance with at least k listed candidates at or below it */
-    int64_t T = 0, cum = st->hist[0];
-    while (cum < k)
-        cum += st->hist[++T];
+    int64_t T, cum;
+    if (had < k) { /* first time: count up from 0 */
+        T = 0;
+        cum = st->hist[0];
+        while (cum < k)
+            cum += st->hist[++T];
+    } else { /* every new candidate is below the old T, which can only come down */
+        T = st->T;
+        cum = st->le_T + count;
+        while (cum - (int64_t)st->hist[T] >= k)
+            cum -= st->hist[T--];
+    }
     st->T = T;
+    st->le_T = cum;
     st->limit = T - 1; /* a later code at distance T ranks after k listed ones */
     if (st->count > k + TOPK_CHUNK)
         topk_compact(st, k);
@@ -292,16 +305,15 @@ smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
         return s;
 
     const int64_t max_dist = 64 * words;
-    const int out_u32 = words > HAMMING_U16_MAX_WORDS;
     const int64_t query_blocks = (na + TOPK_ROWS - 1) / TOPK_ROWS;
     const int threads = team_size(&ctx, query_blocks, (double)na * (double)nb * (double)words);
 
     /* Everything is allocated before anything is written. */
     const int64_t cap = k + 2 * TOPK_CHUNK;
-    const size_t dbuf_bytes = (size_t)TOPK_ROWS * TOPK_CHUNK * (out_u32 ? sizeof(uint32_t) : sizeof(uint16_t));
+    const size_t sel_bytes = (size_t)TOPK_ROWS * TOPK_CHUNK * sizeof(uint32_t); /* pos, then pdist */
     size_t per_row = (size_t)(max_dist + 1) * sizeof(uint32_t) + (size_t)cap * (sizeof(int64_t) + sizeof(uint32_t));
     per_row = (per_row + 63) & ~(size_t)63; /* keeps every row's int64_t array aligned */
-    const size_t per_thread = dbuf_bytes + TOPK_CHUNK * sizeof(uint32_t) + TOPK_ROWS * per_row;
+    const size_t per_thread = 2 * sel_bytes + TOPK_ROWS * per_row;
     int64_t packed, work_bytes;
     s = packed_bytes(nb, words, &packed);
     if (s == SMM_OK && (double)per_thread * threads > 1e18)
@@ -318,8 +330,7 @@ smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
     }
     memset(work, 0, (size_t)work_bytes); /* histograms start at zero */
 
-    const hamming_panel_fn kernel = hamming_panel_kernel(ctx.isa);
-    const hamming_filter_fn filter = hamming_filter_kernel(ctx.isa);
+    const hamming_select_fn select = hamming_select_kernel(ctx.isa);
 
 #pragma omp parallel num_threads(threads)
     {
@@ -328,9 +339,9 @@ smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
         /* this thread's workspace (sizes are multiples of 8 bytes) */
         char *mine = work + (size_t)omp_get_thread_num() * per_thread;
         topk_work tw;
-        tw.dbuf = mine;
-        tw.pos = (uint32_t *)(mine + dbuf_bytes);
-        char *rows = mine + dbuf_bytes + TOPK_CHUNK * sizeof(uint32_t);
+        tw.pos = (uint32_t *)mine;
+        tw.pdist = (uint32_t *)(mine + sel_bytes);
+        char *rows = mine + 2 * sel_bytes;
         for (int r = 0; r < TOPK_ROWS; r++) {
             char *base = rows + (size_t)r * per_row;
             tw.st[r].cidx = (int64_t *)base;
@@ -351,7 +362,7 @@ smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
             /*
              * Chunks grow: the first holds k codes (rounded up to a panel),
              * each later one as many codes as were seen before it, up to
-             * TOPK_CHUNK. About k codes of each pass the filter (a random
+             * TOPK_CHUNK. About k codes of each pass the limit (a random
              * code beats the k-th best of the j0 seen with probability about
              * k / j0), so the candidate bookkeeping stays O(k log nb) per query.
              */
@@ -368,31 +379,19 @@ smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
                     break;
                 const int64_t n = nb - j0 < chunk_len ? nb - j0 : chunk_len;
                 const uint64_t *chunk = panels + j0 * words;
+                uint32_t limit[TOPK_ROWS];
+                int64_t count[TOPK_ROWS];
+                for (int o = 0; o < nopen; o++)
+                    limit[o] = (uint32_t)tw.st[open[o]].limit;
                 if (nopen == nrows) {
-                    kernel(a + i0 * lda, lda, nrows, chunk, n, words, tw.dbuf, TOPK_CHUNK, out_u32, 0);
+                    select(a + i0 * lda, lda, nrows, chunk, n, words, limit, tw.pos, tw.pdist, TOPK_CHUNK, count);
                 } else {
-                    for (int o = 0; o < nopen; o++) {
-                        char *row = (char *)tw.dbuf + (size_t)o * TOPK_CHUNK * (out_u32 ? 4 : 2);
-                        kernel(a + (i0 + open[o]) * lda, lda, 1, chunk, n, words, row, TOPK_CHUNK, out_u32, 0);
-                    }
+                    for (int o = 0; o < nopen; o++)
+                        select(a + (i0 + open[o]) * lda, lda, 1, chunk, n, words, limit + o, tw.pos + o * TOPK_CHUNK,
+                               tw.pdist + o * TOPK_CHUNK, TOPK_CHUNK, count + o);
                 }
-                for (int o = 0; o < nopen; o++) {
-                    topk_state *st = &tw.st[open[o]];
-                    int64_t count;
-                    const uint16_t *d16 = NULL;
-                    const uint32_t *d32 = NULL;
-                    if (!out_u32) {
-                        d16 = (const uint16_t *)tw.dbuf + (size_t)o * TOPK_CHUNK;
-                        count = filter(d16, n, (uint16_t)st->limit, tw.pos);
-                    } else {
-                        d32 = (const uint32_t *)tw.dbuf + (size_t)o * TOPK_CHUNK;
-                        count = 0;
-                        for (int64_t j = 0; j < n; j++)
-                            if (d32[j] <= (uint64_t)st->limit)
-                                tw.pos[count++] = (uint32_t)j;
-                    }
-                    topk_absorb(st, tw.pos, count, d16, d32, j0, k);
-                }
+                for (int o = 0; o < nopen; o++)
+                    topk_absorb(&tw.st[open[o]], tw.pos + o * TOPK_CHUNK, tw.pdist + o * TOPK_CHUNK, count[o], j0, k);
             }
             for (int r = 0; r < nrows; r++)
                 topk_finish(&tw.st[r], k, idx + (i0 + r) * ldk, dist + (i0 + r) * ldk);

@@ -170,32 +170,40 @@ static void store_half_avx2(const __m256i s[4], int64_t n, int64_t words, void *
     }
 }
 
+/* s[f] lane l: the count of code j + 4l + f (j a multiple of 16) against q. */
+static inline void half_panel_counts_avx2(const uint64_t *q, const uint64_t *panels, int64_t j, int64_t words,
+                                          __m256i s[4])
+{
+    const __m256i zero = _mm256_setzero_si256();
+    const uint64_t *half = panels + (j / HAMMING_PANEL) * HAMMING_PANEL * words + (j % HAMMING_PANEL) / 4;
+    s[0] = s[1] = s[2] = s[3] = zero;
+    for (int64_t w0 = 0; w0 < words; w0 += 31) {
+        const int64_t end = words - w0 > 31 ? w0 + 31 : words;
+        __m256i c0 = zero, c1 = zero, c2 = zero, c3 = zero;
+        for (int64_t w = w0; w < end; w++) {
+            const __m256i qb = _mm256_set1_epi64x((long long)q[w]);
+            const uint64_t *pw = half + w * HAMMING_PANEL;
+            c0 = _mm256_add_epi8(c0, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)pw), qb)));
+            c1 = _mm256_add_epi8(c1, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)(pw + 8)), qb)));
+            c2 = _mm256_add_epi8(c2, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)(pw + 16)), qb)));
+            c3 = _mm256_add_epi8(c3, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)(pw + 24)), qb)));
+        }
+        s[0] = _mm256_add_epi64(s[0], _mm256_sad_epu8(c0, zero));
+        s[1] = _mm256_add_epi64(s[1], _mm256_sad_epu8(c1, zero));
+        s[2] = _mm256_add_epi64(s[2], _mm256_sad_epu8(c2, zero));
+        s[3] = _mm256_add_epi64(s[3], _mm256_sad_epu8(c3, zero));
+    }
+}
+
 void hamming_panel_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
                         int64_t words, void *out, int64_t ldo, int out_u32, int stream)
 {
     const size_t esize = out_u32 ? sizeof(uint32_t) : sizeof(uint16_t);
-    const __m256i zero = _mm256_setzero_si256();
     for (int64_t i = 0; i < na; i++) {
         const uint64_t *q = a + i * lda;
         for (int64_t j = 0; j < nb; j += 16) {
-            const uint64_t *half = panels + (j / HAMMING_PANEL) * HAMMING_PANEL * words + (j % HAMMING_PANEL) / 4;
-            __m256i s[4] = { zero, zero, zero, zero };
-            for (int64_t w0 = 0; w0 < words; w0 += 31) {
-                const int64_t end = words - w0 > 31 ? w0 + 31 : words;
-                __m256i c0 = zero, c1 = zero, c2 = zero, c3 = zero;
-                for (int64_t w = w0; w < end; w++) {
-                    const __m256i qb = _mm256_set1_epi64x((long long)q[w]);
-                    const uint64_t *pw = half + w * HAMMING_PANEL;
-                    c0 = _mm256_add_epi8(c0, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)pw), qb)));
-                    c1 = _mm256_add_epi8(c1, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)(pw + 8)), qb)));
-                    c2 = _mm256_add_epi8(c2, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)(pw + 16)), qb)));
-                    c3 = _mm256_add_epi8(c3, popcount_bytes_avx2(_mm256_xor_si256(_mm256_load_si256((const __m256i *)(pw + 24)), qb)));
-                }
-                s[0] = _mm256_add_epi64(s[0], _mm256_sad_epu8(c0, zero));
-                s[1] = _mm256_add_epi64(s[1], _mm256_sad_epu8(c1, zero));
-                s[2] = _mm256_add_epi64(s[2], _mm256_sad_epu8(c2, zero));
-                s[3] = _mm256_add_epi64(s[3], _mm256_sad_epu8(c3, zero));
-            }
+            __m256i s[4];
+            half_panel_counts_avx2(q, panels, j, words, s);
             const int64_t n = nb - j < 16 ? nb - j : 16;
             store_half_avx2(s, n, words, (char *)out + (size_t)(i * ldo + j) * esize, out_u32, stream);
         }
@@ -204,22 +212,40 @@ void hamming_panel_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64
         _mm_sfence();
 }
 
-int64_t hamming_filter_avx2(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos)
+/*
+ * Select kernel: per half panel, the counts are compared with the limit
+ * (signed 64-bit compares: counts and limit are far below 2^63); only a half
+ * panel with a code at or below it is looked at code by code.
+ */
+void hamming_select_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                         int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
+                         int64_t *count)
 {
-    const __m256i lim = _mm256_set1_epi16((short)limit);
-    int64_t count = 0, j = 0;
-    for (; j + 16 <= n; j += 16) {
-        const __m256i x = _mm256_loadu_si256((const __m256i *)(d + j));
-        /* two mask bits per element: x <= limit exactly when min(x, limit) == x */
-        uint32_t m = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(x, lim), x));
-        while (m) {
-            const int bit = __builtin_ctz(m);
-            pos[count++] = (uint32_t)(j + bit / 2);
-            m &= ~(3u << bit);
+    for (int64_t i = 0; i < na; i++) {
+        const uint64_t *q = a + i * lda;
+        const __m256i lim = _mm256_set1_epi64x((long long)limit[i]);
+        uint32_t *p = pos + i * ldp, *dd = dist + i * ldp;
+        int64_t cnt = 0;
+        for (int64_t j = 0; j < nb; j += 16) {
+            __m256i s[4];
+            half_panel_counts_avx2(q, panels, j, words, s);
+            const __m256i above = _mm256_and_si256(
+                _mm256_and_si256(_mm256_cmpgt_epi64(s[0], lim), _mm256_cmpgt_epi64(s[1], lim)),
+                _mm256_and_si256(_mm256_cmpgt_epi64(s[2], lim), _mm256_cmpgt_epi64(s[3], lim)));
+            if (__builtin_expect(_mm256_movemask_epi8(above) == -1, 1))
+                continue;
+            uint64_t tmp[16];
+            for (int f = 0; f < 4; f++)
+                _mm256_storeu_si256((__m256i *)(tmp + 4 * f), s[f]);
+            const int64_t n = nb - j < 16 ? nb - j : 16;
+            for (int64_t c = 0; c < n; c++) {
+                const uint64_t d = tmp[(c % 4) * 4 + c / 4];
+                if (d <= limit[i]) {
+                    p[cnt] = (uint32_t)(j + c);
+                    dd[cnt++] = (uint32_t)d;
+                }
+            }
         }
+        count[i] = cnt;
     }
-    for (; j < n; j++)
-        if (d[j] <= limit)
-            pos[count++] = (uint32_t)j;
-    return count;
 }

@@ -16,8 +16,8 @@
  *   This is exact while a distance cannot exceed 65535, i.e. words <= 1023
  *   (every SKETCH_MAX_BITS code); longer codes, and the last nb % 8 codes,
  *   are reduced one at a time.
- * The panel kernel at the end of the file (all-pairs and top-k) works on the
- * packed layout instead and needs no horizontal sums.
+ * The panel and select kernels at the end of the file (all-pairs and top-k)
+ * work on the packed layout instead and need no horizontal sums.
  */
 #include <immintrin.h>
 
@@ -347,24 +347,101 @@ void hamming_panel_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, 
         _mm_sfence();
 }
 
-int64_t hamming_filter_avx512(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos)
+/*
+ * Select kernel: the counts of panel_counts_avx512, but instead of storing
+ * the 32 distances of each query, their lane-wise minimum (three vpminuq) is
+ * compared with the query's limit, and one branch per panel asks whether any
+ * query has a code at or below its limit (rare once the top-k thresholds are
+ * tight). Only then are the queries' distances packed to 16-bit fields,
+ * compared again to 32-bit masks and the codes that pass (index and
+ * distance) written with compress-stores, with no branch per code or query.
+ * Codes of more than 1023 words go through memory instead.
+ */
+static inline void select_panel_row_avx512(const __m512i s[4], int64_t n, int64_t words, uint32_t limit,
+                                           int64_t j, uint32_t *pos, uint32_t *dist, int64_t *count)
 {
-    const __m512i lim = _mm512_set1_epi16((short)limit);
-    int64_t count = 0, j = 0;
-    for (; j + 32 <= n; j += 32) {
-        uint32_t m = (uint32_t)_mm512_cmple_epu16_mask(_mm512_loadu_si512((const void *)(d + j)), lim);
-        while (m) {
-            pos[count++] = (uint32_t)(j + __builtin_ctz(m));
-            m &= m - 1;
+    int64_t cnt = *count;
+    if (words > HAMMING_U16_MAX_WORDS) {
+        uint64_t tmp[HAMMING_PANEL];
+        for (int f = 0; f < 4; f++)
+            _mm512_storeu_si512((void *)(tmp + 8 * f), s[f]);
+        for (int64_t c = 0; c < n; c++) {
+            const uint64_t d = tmp[(c % 4) * 8 + c / 4];
+            if (d <= limit) {
+                pos[cnt] = (uint32_t)(j + c);
+                dist[cnt++] = (uint32_t)d;
+            }
+        }
+        *count = cnt;
+        return;
+    }
+    /* distances are at most 65472 here: a larger limit passes them all */
+    const __m512i v = pack_fields16_avx512(s);
+    const __mmask32 valid = (__mmask32)(n >= HAMMING_PANEL ? 0xffffffffu : (uint32_t)((UINT64_C(1) << n) - 1));
+    const uint32_t m = (uint32_t)_mm512_mask_cmple_epu16_mask(valid, v,
+                                                              _mm512_set1_epi16((short)(limit > 65535 ? 65535 : limit)));
+    const __mmask16 mlo = (__mmask16)(m & 0xffffu), mhi = (__mmask16)(m >> 16);
+    const __m512i idx_lo = _mm512_add_epi32(_mm512_set1_epi32((int)j),
+                                            _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    const __m512i idx_hi = _mm512_add_epi32(idx_lo, _mm512_set1_epi32(16));
+    const int nlo = __builtin_popcount(m & 0xffffu);
+    _mm512_mask_compressstoreu_epi32(pos + cnt, mlo, idx_lo);
+    _mm512_mask_compressstoreu_epi32(dist + cnt, mlo, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v)));
+    _mm512_mask_compressstoreu_epi32(pos + cnt + nlo, mhi, idx_hi);
+    _mm512_mask_compressstoreu_epi32(dist + cnt + nlo, mhi, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(v, 1)));
+    *count = cnt + __builtin_popcount(m);
+}
+
+static inline __attribute__((always_inline)) void select_rows_avx512(const uint64_t *q, int64_t lda, const int rows,
+                                                                     const uint64_t *panels, int64_t nb, int64_t words,
+                                                                     const uint32_t *limit, uint32_t *pos,
+                                                                     uint32_t *dist, int64_t ldp, int64_t *count)
+{
+    __m512i lim[PANEL_MAX_ROWS];
+    for (int r = 0; r < rows; r++) {
+        lim[r] = _mm512_set1_epi64((long long)limit[r]);
+        count[r] = 0;
+    }
+    for (int64_t j = 0; j < nb; j += HAMMING_PANEL) {
+        __m512i acc[PANEL_MAX_ROWS][4];
+        panel_counts_avx512(q, lda, rows, panels + j * words, words, acc);
+        __mmask8 any = 0;
+#pragma GCC unroll 4
+        for (int r = 0; r < rows; r++) {
+            const __m512i mn = _mm512_min_epu64(_mm512_min_epu64(acc[r][0], acc[r][1]),
+                                                _mm512_min_epu64(acc[r][2], acc[r][3]));
+            any = _kor_mask8(any, _mm512_cmple_epu64_mask(mn, lim[r]));
+        }
+        /* lanes past nb may pass here; select_panel_row_avx512 ignores them */
+        if (__builtin_expect(any != 0, 0)) {
+            const int64_t n = nb - j < HAMMING_PANEL ? nb - j : HAMMING_PANEL;
+#pragma GCC unroll 4
+            for (int r = 0; r < rows; r++)
+                select_panel_row_avx512(acc[r], n, words, limit[r], j, pos + r * ldp, dist + r * ldp, count + r);
         }
     }
-    if (j < n) {
-        const __mmask32 tail = (__mmask32)((UINT64_C(1) << (n - j)) - 1);
-        uint32_t m = (uint32_t)_mm512_mask_cmple_epu16_mask(tail, _mm512_maskz_loadu_epi16(tail, d + j), lim);
-        while (m) {
-            pos[count++] = (uint32_t)(j + __builtin_ctz(m));
-            m &= m - 1;
-        }
+}
+
+void hamming_select_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                                     int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist,
+                                     int64_t ldp, int64_t *count)
+{
+    int64_t i = 0;
+    for (; i + 4 <= na; i += 4)
+        select_rows_avx512(a + i * lda, lda, 4, panels, nb, words, limit + i, pos + i * ldp, dist + i * ldp, ldp,
+                           count + i);
+    const uint64_t *q = a + i * lda;
+    switch (na - i) {
+    case 3:
+        select_rows_avx512(q, lda, 3, panels, nb, words, limit + i, pos + i * ldp, dist + i * ldp, ldp, count + i);
+        break;
+    case 2:
+        select_rows_avx512(q, lda, 2, panels, nb, words, limit + i, pos + i * ldp, dist + i * ldp, ldp, count + i);
+        break;
+    case 1:
+        select_rows_avx512(q, lda, 1, panels, nb, words, limit + i, pos + i * ldp, dist + i * ldp, ldp, count + i);
+        break;
+    default:
+        break;
     }
-    return count;
 }

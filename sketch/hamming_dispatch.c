@@ -1,12 +1,12 @@
 /*
- * hamming_dispatch.c - the Hamming kernels (row, panel, filter) of each ISA
+ * hamming_dispatch.c - the Hamming kernels (row, panel, select) of each ISA
  * path.
  *
- *   scalar  -> hamming_{row,panel,filter}_scalar
- *   avx2    -> hamming_row_avx2, hamming_panel_avx2, hamming_filter_avx2
+ *   scalar  -> hamming_{row,panel,select}_scalar
+ *   avx2    -> hamming_row_avx2, hamming_panel_avx2, hamming_select_avx2
  *   avx512  -> the AVX-512 VPOPCNTDQ kernels when the CPU has AVX512_VPOPCNTDQ,
  *              else the AVX2 ones (AVX-512 F/BW alone has no faster popcount)
- *   neon    -> hamming_{row,panel,filter}_neon (CNT)
+ *   neon    -> hamming_{row,panel,select}_neon (CNT)
  */
 #include "exact/smm_runtime.h"
 #include "sketch/hamming_kernels.h"
@@ -54,22 +54,21 @@ hamming_panel_fn hamming_panel_kernel(smm_isa isa)
     }
 }
 
-hamming_filter_fn hamming_filter_kernel(smm_isa isa)
+hamming_select_fn hamming_select_kernel(smm_isa isa)
 {
     switch (isa) {
 #if defined(__x86_64__)
     case SMM_ISA_AVX2:
-        return hamming_filter_avx2;
+        return hamming_select_avx2;
     case SMM_ISA_AVX512:
-        /* same file and flags as the VPOPCNTDQ kernels: only with them */
-        return use_vpopcntdq() ? hamming_filter_avx512 : hamming_filter_avx2;
+        return use_vpopcntdq() ? hamming_select_avx512_vpopcntdq : hamming_select_avx2;
 #endif
 #if defined(__aarch64__)
     case SMM_ISA_NEON:
-        return hamming_filter_neon;
+        return hamming_select_neon;
 #endif
     default:
-        return hamming_filter_scalar;
+        return hamming_select_scalar;
     }
 }
 

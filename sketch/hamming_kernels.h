@@ -99,11 +99,17 @@ typedef void (*hamming_panel_fn)(const uint64_t *a, int64_t lda, int64_t na,
                                  void *out, int64_t ldo, int out_u32, int stream);
 
 /*
- * Filter: writes to pos, in increasing order, every j < n with d[j] <= limit
- * and returns how many (at most n). pos has room for n entries. Used by top-k
- * on a block of 16-bit distances; identical for every kernel.
+ * Select kernel (top-k): the distances of a panel kernel, kept only when
+ * small. For 0 <= i < na it writes to pos + i * ldp, in increasing order,
+ * every j < nb with d_ij = popcount(a_i xor b_j) <= limit[i], the distance
+ * d_ij to the same place of dist, and how many it wrote to count[i] (at most
+ * nb). a and the panels as for a panel kernel, any words >= 1; ldp >= nb;
+ * pos, dist and count do not overlap the inputs. Writes nothing else, never
+ * fails, identical for every kernel.
  */
-typedef int64_t (*hamming_filter_fn)(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
+typedef void (*hamming_select_fn)(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                                  int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
+                                  int64_t *count);
 
 /*
  * Pack codes b_j0 .. b_{j0 + count - 1} (b_j at b + j * ldb, count <= 32,
@@ -113,27 +119,35 @@ typedef int64_t (*hamming_filter_fn)(const uint16_t *d, int64_t n, uint16_t limi
 void hamming_pack_panel(const uint64_t *b, int64_t ldb, int64_t j0, int64_t count, int64_t words,
                         uint64_t *panel);
 
-/* Panel kernel and filter of path isa (same rules as hamming_row_kernel). */
+/* Panel and select kernels of path isa (same rules as hamming_row_kernel). */
 hamming_panel_fn hamming_panel_kernel(smm_isa isa);
-hamming_filter_fn hamming_filter_kernel(smm_isa isa);
+hamming_select_fn hamming_select_kernel(smm_isa isa);
 
 /* Portable C references (always compiled). */
 void hamming_panel_scalar(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
                           int64_t words, void *out, int64_t ldo, int out_u32, int stream);
-int64_t hamming_filter_scalar(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
+void hamming_select_scalar(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                           int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
+                           int64_t *count);
 
 #if defined(__x86_64__)
 void hamming_panel_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
                         int64_t words, void *out, int64_t ldo, int out_u32, int stream);
-int64_t hamming_filter_avx2(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
+void hamming_select_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                         int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
+                         int64_t *count);
 void hamming_panel_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels,
                                     int64_t nb, int64_t words, void *out, int64_t ldo, int out_u32, int stream);
-int64_t hamming_filter_avx512(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
+void hamming_select_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels,
+                                     int64_t nb, int64_t words, const uint32_t *limit, uint32_t *pos,
+                                     uint32_t *dist, int64_t ldp, int64_t *count);
 #endif
 #if defined(__aarch64__)
 void hamming_panel_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
                         int64_t words, void *out, int64_t ldo, int out_u32, int stream);
-int64_t hamming_filter_neon(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos);
+void hamming_select_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                         int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
+                         int64_t *count);
 #endif
 
 #endif /* SKETCH_HAMMING_KERNELS_H */

@@ -1,6 +1,6 @@
 /*
  * hamming_neon.c - AArch64 Advanced SIMD Hamming kernels (see
- * hamming_kernels.h): the row kernel, the panel kernel and the top-k filter.
+ * hamming_kernels.h): the row kernel, the panel kernel and the top-k select kernel.
  *
  * CNT (vcntq_u8) counts the bits of each byte. The row kernel xors two words
  * of a code with the query per vector and adds byte counts for up to 31
@@ -72,6 +72,15 @@ static void panel_quarter_neon(const uint64_t *q, const uint64_t *panel, int64_t
     }
 }
 
+/* sums[f * 8 + l]: count of code 4l + f of the panel against q. */
+static void panel_sums_neon(const uint64_t *q, const uint64_t *panel, int64_t words, uint64_t sums[HAMMING_PANEL])
+{
+    for (int c = 0; c < HAMMING_PANEL; c++)
+        sums[c] = 0;
+    for (int f = 0; f < 4; f++)
+        panel_quarter_neon(q, panel, words, f, sums + 8 * f);
+}
+
 void hamming_panel_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
                         int64_t words, void *out, int64_t ldo, int out_u32, int stream)
 {
@@ -79,10 +88,8 @@ void hamming_panel_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64
     for (int64_t i = 0; i < na; i++) {
         const uint64_t *q = a + i * lda;
         for (int64_t j = 0; j < nb; j += HAMMING_PANEL) {
-            const uint64_t *panel = panels + j * words;
-            uint64_t sums[HAMMING_PANEL] = { 0 }; /* [f * 8 + l]: code 4l + f */
-            for (int f = 0; f < 4; f++)
-                panel_quarter_neon(q, panel, words, f, sums + 8 * f);
+            uint64_t sums[HAMMING_PANEL]; /* [f * 8 + l]: code 4l + f */
+            panel_sums_neon(q, panels + j * words, words, sums);
             const int64_t n = nb - j < HAMMING_PANEL ? nb - j : HAMMING_PANEL;
             if (out_u32) {
                 uint32_t *o = (uint32_t *)out + i * ldo + j;
@@ -97,19 +104,27 @@ void hamming_panel_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64
     }
 }
 
-int64_t hamming_filter_neon(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos)
+/* Select kernel: the panel's counts, each compared with the limit. */
+void hamming_select_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                         int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
+                         int64_t *count)
 {
-    const uint16x8_t lim = vdupq_n_u16(limit);
-    int64_t count = 0, j = 0;
-    for (; j + 8 <= n; j += 8) {
-        if (vmaxvq_u16(vcleq_u16(vld1q_u16(d + j), lim)) == 0)
-            continue;
-        for (int64_t t = j; t < j + 8; t++)
-            if (d[t] <= limit)
-                pos[count++] = (uint32_t)t;
+    for (int64_t i = 0; i < na; i++) {
+        const uint64_t *q = a + i * lda;
+        uint32_t *p = pos + i * ldp, *dd = dist + i * ldp;
+        int64_t cnt = 0;
+        for (int64_t j = 0; j < nb; j += HAMMING_PANEL) {
+            uint64_t sums[HAMMING_PANEL];
+            panel_sums_neon(q, panels + j * words, words, sums);
+            const int64_t n = nb - j < HAMMING_PANEL ? nb - j : HAMMING_PANEL;
+            for (int64_t c = 0; c < n; c++) {
+                const uint64_t d = sums[(c % 4) * 8 + c / 4];
+                if (d <= limit[i]) {
+                    p[cnt] = (uint32_t)(j + c);
+                    dd[cnt++] = (uint32_t)d;
+                }
+            }
+        }
+        count[i] = cnt;
     }
-    for (; j < n; j++)
-        if (d[j] <= limit)
-            pos[count++] = (uint32_t)j;
-    return count;
 }

@@ -1,4 +1,4 @@
-/* hamming_scalar.c - portable reference Hamming kernels (row, panel, filter) and the panel packer (see hamming_kernels.h). */
+/* hamming_scalar.c - portable reference Hamming kernels (row, panel, select) and the panel packer (see hamming_kernels.h). */
 #include "sketch/hamming_kernels.h"
 
 void hamming_row_scalar(const uint64_t *q, const uint64_t *b, int64_t nb,
@@ -44,11 +44,26 @@ void hamming_panel_scalar(const uint64_t *a, int64_t lda, int64_t na, const uint
     }
 }
 
-int64_t hamming_filter_scalar(const uint16_t *d, int64_t n, uint16_t limit, uint32_t *pos)
+/* Reference select kernel: each distance summed word by word from the packed layout, then compared. */
+void hamming_select_scalar(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                           int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
+                           int64_t *count)
 {
-    int64_t count = 0;
-    for (int64_t j = 0; j < n; j++)
-        if (d[j] <= limit)
-            pos[count++] = (uint32_t)j;
-    return count;
+    for (int64_t i = 0; i < na; i++) {
+        const uint64_t *q = a + i * lda;
+        int64_t n = 0;
+        for (int64_t j = 0; j < nb; j++) {
+            const uint64_t *panel = panels + (j / HAMMING_PANEL) * HAMMING_PANEL * words;
+            const int64_t c = j % HAMMING_PANEL, lane = (c % 4) * 8 + c / 4;
+            uint64_t d = 0;
+            for (int64_t w = 0; w < words; w++)
+                d += (uint64_t)__builtin_popcountll(q[w] ^ panel[w * HAMMING_PANEL + lane]);
+            if (d <= limit[i]) {
+                pos[i * ldp + n] = (uint32_t)j;
+                dist[i * ldp + n] = (uint32_t)d;
+                n++;
+            }
+        }
+        count[i] = n;
+    }
 }

@@ -65,6 +65,34 @@ sign_pack_fn sign_pack_kernel(smm_isa isa)
     }
 }
 
+sq_norms_fn sq_norms_kernel(smm_isa isa)
+{
+    switch (isa) {
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2:
+        return sq_norms_avx2;
+    case SMM_ISA_AVX512:
+        return sq_norms_avx512;
+#endif
+    default:
+        return sq_norms_scalar;
+    }
+}
+
+scale_pad_fn scale_pad_kernel(smm_isa isa)
+{
+    switch (isa) {
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2:
+        return scale_pad_avx2;
+    case SMM_ISA_AVX512:
+        return scale_pad_avx512;
+#endif
+    default:
+        return scale_pad_scalar;
+    }
+}
+
 const char *fwht_kernel_name(smm_isa isa)
 {
     switch (isa) {

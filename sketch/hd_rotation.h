@@ -77,6 +77,43 @@ void sign_pack_neon(const float *y, int64_t count, uint64_t *words);
 /* The sign-packing kernel of ISA path isa. */
 sign_pack_fn sign_pack_kernel(smm_isa isa);
 
+/*
+ * Squared norms and largest magnitudes of SQ_NORMS_GROUP vectors at once:
+ * vector k < SQ_NORMS_GROUP is x_k = X + k * row_step, element t < d at
+ * x_k[t * elem_step]. ss[k] = the sum of (double)x_t * (double)x_t added in
+ * double in increasing t from 0 (the norm definition of sketch.h: one
+ * dependent chain per vector; the vector kernels run SQ_NORMS_GROUP chains
+ * side by side in SIMD lanes, each product being exact, so every sum is the
+ * same double). big[k] = the largest |x_t| as `a > big ? a : big` from 0
+ * (NaN elements are skipped). Bit-identical on every path for every input
+ * (NaN sums: NaN-ness only). The vector kernels read contiguous elements
+ * when elem_step == 1 (row-major) and contiguous vectors when row_step == 1
+ * (column-major); other strides take the scalar loop.
+ */
+#define SQ_NORMS_GROUP 16
+typedef void (*sq_norms_fn)(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss,
+                            float *big);
+void sq_norms_scalar(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss, float *big);
+/* The same sums continued from element t0 onwards, on top of ss and big as
+ * they are (the vector kernels finish their last d % 8 elements with it). */
+void sq_norms_continue(const float *X, int64_t row_step, int64_t elem_step, int64_t t0, int64_t d,
+                       double *ss, float *big);
+/*
+ * xs[t] = x[t] * scale (float product) for t < d, xs[t] = 0 for d <= t < D:
+ * the scaled, zero-padded copy a rotation starts from. Contiguous x.
+ */
+typedef void (*scale_pad_fn)(const float *x, int64_t d, float scale, float *xs, int64_t D);
+void scale_pad_scalar(const float *x, int64_t d, float scale, float *xs, int64_t D);
+#if defined(__x86_64__)
+void sq_norms_avx2(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss, float *big);
+void sq_norms_avx512(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss, float *big);
+void scale_pad_avx2(const float *x, int64_t d, float scale, float *xs, int64_t D);
+void scale_pad_avx512(const float *x, int64_t d, float scale, float *xs, int64_t D);
+#endif
+/* The kernels of ISA path isa (scalar for NEON and unknown paths). */
+sq_norms_fn sq_norms_kernel(smm_isa isa);
+scale_pad_fn scale_pad_kernel(smm_isa isa);
+
 /* The FWHT kernel of ISA path isa (the scalar one for unknown paths). */
 fwht_fn fwht_kernel(smm_isa isa);
 /* Its fused-flip variant. */

@@ -14,10 +14,11 @@
  *      the sign masks once.
  *   2. One parallel pass over groups of GROUP vectors: the squared norms of
  *      the group (double, increasing t: the definition of sketch.h) and the
- *      largest |x_t| (as float bits, which also flags NaN and Inf) are
- *      computed together, GROUP independent sums at a time; then each vector
- *      is scaled as hd_rotate scales it and rotated per block with the
- *      fused flip + FWHT kernel of the ISA path, and its signs are packed.
+ *      largest |x_t| are computed together, GROUP independent sums side by
+ *      side (sq_norms kernel of the ISA path: SIMD lanes, bit-identical to
+ *      the scalar loop); then each vector is scaled as hd_rotate scales it
+ *      (scale_pad kernel) and rotated per block with the fused flip + FWHT
+ *      kernel of the ISA path, and its signs are packed.
  *      Codes go to the staging buffer, so that a non-finite vector found
  *      late leaves the caller's codes and norms untouched.
  *   3. Copy codes and norms out.
@@ -33,8 +34,8 @@
 #include "sketch/hd_rotation.h"
 #include "sketch/simhash.h"
 
-/* Vectors whose norms are accumulated together (independent dependency chains). */
-#define GROUP 8
+/* Vectors whose norms are accumulated together (independent dependency chains, SIMD lanes). */
+#define GROUP SQ_NORMS_GROUP
 /* Least work (elements touched) worth a parallel region. */
 #define STRUCT_PARALLEL_MIN_WORK (INT64_C(1) << 14)
 
@@ -104,6 +105,8 @@ smm_status simhash_structured_encode_with(const smm_context *ctx, smm_layout lay
 
     const fwht_flip_fn fwht = fwht_flip_kernel(ctx->isa);
     const sign_pack_fn pack = sign_pack_kernel(ctx->isa);
+    const sq_norms_fn sq_norms = sq_norms_kernel(ctx->isa);
+    const scale_pad_fn scale_pad = scale_pad_kernel(ctx->isa);
     const int64_t groups = (n + GROUP - 1) / GROUP;
     int bad = 0;
     int64_t work;
@@ -123,13 +126,7 @@ smm_status simhash_structured_encode_with(const smm_context *ctx, smm_layout lay
             for (int64_t k = 0; k < m; k++)
                 xv[k] = X + (i0 + k) * row_step;
             if (m == GROUP) { /* GROUP independent sums, each in increasing t */
-                for (int64_t t = 0; t < d; t++) {
-                    for (int k = 0; k < GROUP; k++) {
-                        const float a = xv[k][t * elem_step], aa = fabsf(a);
-                        big[k] = aa > big[k] ? aa : big[k];
-                        ss[k] += (double)a * (double)a;
-                    }
-                }
+                sq_norms(xv[0], row_step, elem_step, d, ss, big);
             } else {
                 for (int64_t k = 0; k < m; k++)
                     for (int64_t t = 0; t < d; t++) {
@@ -158,19 +155,21 @@ smm_status simhash_structured_encode_with(const smm_context *ctx, smm_layout lay
                 const float *x = xv[k];
                 if (1 - e >= -126 && 1 - e <= 127) {
                     const float scale = ldexpf(1.0f, 1 - e);
-                    if (elem_step == 1)
-                        for (int64_t t = 0; t < d; t++)
-                            xs[t] = x[t] * scale;
-                    else
+                    if (elem_step == 1) {
+                        scale_pad(x, d, scale, xs, D);
+                    } else {
                         for (int64_t t = 0; t < d; t++)
                             xs[t] = x[t * elem_step] * scale;
+                        for (int64_t t = d; t < D; t++)
+                            xs[t] = 0.0f;
+                    }
                 } else {
                     const double scale = ldexp(1.0, 1 - e);
                     for (int64_t t = 0; t < d; t++)
                         xs[t] = (float)((double)x[t * elem_step] * scale);
+                    for (int64_t t = d; t < D; t++)
+                        xs[t] = 0.0f;
                 }
-                for (int64_t t = d; t < D; t++)
-                    xs[t] = 0.0f;
                 for (int64_t j = 0; j < blocks; j++) {
                     float *v = xs;
                     if (blocks > 1) {

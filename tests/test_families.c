@@ -154,6 +154,100 @@ START_TEST(test_sign_pack_kernels)
 }
 END_TEST
 
+/* Equal doubles, or both NaN (NaN payloads are not part of the contract). */
+static int same_double(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+START_TEST(test_sq_norms_kernels)
+{
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    uint64_t rng = 103;
+    static const int64_t dims[] = { 0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 63, 64, 100, 257, 784, 785 };
+    const int64_t G = SQ_NORMS_GROUP, maxd = 785, pad = 5;
+    const int64_t len = (maxd + pad) * (G + pad); /* either layout */
+    float *X = malloc((size_t)len * sizeof(float));
+    ck_assert(X);
+    for (size_t q = 0; q < sizeof dims / sizeof dims[0]; q++) {
+        const int64_t d = dims[q];
+        for (int trial = 0; trial < 4; trial++) {
+            for (int layout = 0; layout < 2; layout++) {
+                /* row-major: vector k at X + k (d + pad); column-major: element t at X + t (G + pad) */
+                const int64_t row_step = layout == 0 ? d + pad : 1, elem_step = layout == 0 ? 1 : G + pad;
+                for (int64_t k = 0; k < len; k++)
+                    X[k] = trial == 0 ? test_rng_uniform(&rng) : wide_float(&rng);
+                if (trial == 3 && d > 0) { /* non-finite elements in a few vectors, and -0, +0 */
+                    X[3 * row_step + (d - 1) * elem_step] = INFINITY;
+                    X[5 * row_step + (d / 2) * elem_step] = NAN;
+                    X[9 * row_step] = -NAN;
+                    X[10 * row_step] = -0.0f;
+                    X[11 * row_step + (d - 1) * elem_step] = -INFINITY;
+                }
+                double want[SQ_NORMS_GROUP], ss[SQ_NORMS_GROUP];
+                float wbig[SQ_NORMS_GROUP], big[SQ_NORMS_GROUP];
+                for (int64_t k = 0; k < G; k++) { /* the definition */
+                    double sum = 0.0;
+                    float b = 0.0f;
+                    for (int64_t t = 0; t < d; t++) {
+                        const float a = X[k * row_step + t * elem_step];
+                        sum += (double)a * (double)a;
+                        b = fabsf(a) > b ? fabsf(a) : b;
+                    }
+                    want[k] = sum;
+                    wbig[k] = b;
+                }
+                for (int k = -1; k < nisa; k++) {
+                    const sq_norms_fn f = k < 0 ? sq_norms_scalar : sq_norms_kernel(isas[k]);
+                    f(X, row_step, elem_step, d, ss, big);
+                    for (int64_t v = 0; v < G; v++) {
+                        ck_assert_msg(same_double(ss[v], want[v]), "sq_norms isa %d d %lld layout %d vector %lld: %a %a",
+                                      k < 0 ? -1 : (int)isas[k], (long long)d, layout, (long long)v, ss[v], want[v]);
+                        ck_assert_msg(same_bits(&big[v], &wbig[v], 1), "sq_norms big isa %d d %lld layout %d",
+                                      k < 0 ? -1 : (int)isas[k], (long long)d, layout);
+                    }
+                }
+            }
+        }
+    }
+    free(X);
+}
+END_TEST
+
+START_TEST(test_scale_pad_kernels)
+{
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    uint64_t rng = 104;
+    float x[1100], want[1100], got[1101];
+    for (int64_t d = 0; d <= 1024; d = d < 80 ? d + 1 : d * 2 - 33) {
+        const int64_t D = hd_rotation_dim(d);
+        for (int trial = 0; trial < 3; trial++) {
+            for (int64_t t = 0; t < d + 1; t++)
+                x[t] = trial == 0 ? test_rng_uniform(&rng) : wide_float(&rng);
+            /* 2^-1, 2^20 and 2^-120 (the last makes some products subnormal, rounded) */
+            const float scale = trial == 0 ? 0.5f : trial == 1 ? 0x1p20f : 0x1p-120f;
+            scale_pad_scalar(x, d, scale, want, D);
+            for (int64_t t = 0; t < D; t++) {
+                const float w = t < d ? x[t] * scale : 0.0f;
+                ck_assert(same_bits(&want[t], &w, 1));
+            }
+            for (int k = 0; k < nisa; k++) {
+                for (int off = 0; off < 2; off++) {
+                    for (int64_t t = 0; t < D + 1; t++)
+                        got[t] = -1.0f;
+                    scale_pad_kernel(isas[k])(x, d, scale, got + off, D);
+                    ck_assert_msg(same_bits(want, got + off, D), "scale_pad isa %d d %lld off %d", (int)isas[k],
+                                  (long long)d, off);
+                    ck_assert(off == 1 ? got[0] == -1.0f : got[D] == -1.0f);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_rotation_dim_and_names)
 {
     ck_assert_int_eq(hd_rotation_dim(0), 2);
@@ -649,6 +743,8 @@ static Suite *families_suite(void)
     TCase *tc = tcase_create("kernels");
     tcase_add_test(tc, test_fwht_kernels_match_scalar);
     tcase_add_test(tc, test_sign_pack_kernels);
+    tcase_add_test(tc, test_sq_norms_kernels);
+    tcase_add_test(tc, test_scale_pad_kernels);
     tcase_add_test(tc, test_rotation_dim_and_names);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);

@@ -1,6 +1,6 @@
 /*
  * test_hamming.c - Check suite of the Hamming part of the sketch module:
- * the panel kernels and filters of every ISA path against the scalar
+ * the panel and select kernels of every ISA path against the scalar
  * references, sketch_hamming_u16 / sketch_hamming_u32 against a naive
  * definition on edge shapes (word counts around vector widths, empty and
  * odd set sizes, padded leading dimensions, unaligned pointers, outputs
@@ -75,7 +75,7 @@ static codes_buf codes_alloc(int64_t n, size_t offset)
 }
 
 /* ======================================================================
- * Panel kernels and filters against the scalar references
+ * Panel and select kernels against the scalar references
  * ====================================================================== */
 
 static const int64_t kernel_words[] = { 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 1023, 1024, 1030 };
@@ -155,33 +155,103 @@ START_TEST(test_panel_kernels_match_scalar)
 }
 END_TEST
 
-START_TEST(test_filters_match_scalar)
+START_TEST(test_select_kernels_match_scalar)
 {
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
     uint64_t rng = 12;
-    static const int64_t ns[] = { 0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 100, 1024 };
-    static const uint16_t limits[] = { 0, 1, 3, 30, 1000, 65534, 65535 };
-    uint16_t d[1024 + 1];
-    uint32_t want[1024], got[1024 + 1];
-    for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
-        for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++) {
-            const int64_t n = ns[ni];
-            for (int64_t j = 0; j < n; j++) {
-                const uint64_t r = test_rng_next(&rng);
-                /* mostly small values around the limits, some extremes */
-                d[j] = (r & 7) == 0 ? (uint16_t)(r >> 48) : (r & 7) == 1 ? 65535 : (uint16_t)((r >> 8) % 40);
-            }
-            d[n] = 0; /* past the end: must not be reported */
-            const int64_t nwant = hamming_filter_scalar(d, n, limits[li], want);
-            for (int64_t t = 0; t < nwant; t++)
-                ck_assert(d[want[t]] <= limits[li] && (t == 0 || want[t] > want[t - 1]));
-            for (int k = 0; k < nisa; k++) {
-                const int64_t ngot = hamming_filter_kernel(isas[k])(d, n, limits[li], got);
-                ck_assert_msg(ngot == nwant && memcmp(got, want, (size_t)nwant * sizeof(uint32_t)) == 0,
-                              "filter %s n %lld limit %u", smm_isa_name(isas[k]), (long long)n, limits[li]);
+    for (size_t wi = 0; wi < sizeof kernel_words / sizeof kernel_words[0]; wi++) {
+        const int64_t words = kernel_words[wi];
+        for (size_t ni = 0; ni < sizeof kernel_nbs / sizeof kernel_nbs[0]; ni++) {
+            const int64_t nb = kernel_nbs[ni];
+            for (size_t ai = 0; ai < sizeof kernel_nas / sizeof kernel_nas[0]; ai++) {
+                const int64_t na = kernel_nas[ai];
+                if (words >= 1023 && (nb > 33 || na > 5))
+                    continue;
+                const int64_t lda = words + (int64_t)(ai % 3), ldb = words + (int64_t)(ni % 2), ldp = nb + 2;
+                uint64_t *a = malloc((size_t)(na * lda + 1) * sizeof(uint64_t));
+                uint64_t *b = malloc((size_t)(nb * ldb + 1) * sizeof(uint64_t));
+                const int64_t npanels = (nb + HAMMING_PANEL - 1) / HAMMING_PANEL;
+                uint64_t *panels = smm_aligned_alloc((size_t)(npanels * HAMMING_PANEL * words + 1) * sizeof(uint64_t));
+                const size_t out_n = (size_t)(na * ldp + 1);
+                uint32_t *dd = malloc(out_n * sizeof(uint32_t));
+                uint32_t *want_pos = malloc(out_n * sizeof(uint32_t)), *want_dist = malloc(out_n * sizeof(uint32_t));
+                uint32_t *got_pos = malloc(out_n * sizeof(uint32_t)), *got_dist = malloc(out_n * sizeof(uint32_t));
+                uint32_t *limit = malloc((size_t)(na + 1) * sizeof(uint32_t));
+                int64_t *want_count = malloc((size_t)(na + 1) * sizeof(int64_t));
+                int64_t *got_count = malloc((size_t)(na + 1) * sizeof(int64_t));
+                ck_assert(a && b && panels && dd && want_pos && want_dist && got_pos && got_dist && limit && want_count &&
+                          got_count);
+                fill_codes(a, na * lda, &rng);
+                fill_codes(b, nb * ldb, &rng);
+                if (na > 0 && nb > 2) /* the extremes: distance 0 and 64 * words */
+                    for (int64_t w = 0; w < words; w++) {
+                        b[w] = a[w];
+                        b[ldb + w] = ~a[w];
+                    }
+                for (int64_t p = 0; p < npanels; p++) {
+                    const int64_t count = nb - p * HAMMING_PANEL < HAMMING_PANEL ? nb - p * HAMMING_PANEL : HAMMING_PANEL;
+                    hamming_pack_panel(b, ldb, p * HAMMING_PANEL, count, words, panels + p * HAMMING_PANEL * words);
+                }
+                for (int64_t i = 0; i < na; i++)
+                    for (int64_t j = 0; j < nb; j++)
+                        dd[i * ldp + j] = naive_distance(a + i * lda, b + j * ldb, words);
+                /* limit modes: none pass, a few, about half, all, and past 16 bits */
+                for (int mode = 0; mode < 5; mode++) {
+                    for (int64_t i = 0; i < na; i++) {
+                        const uint32_t half = (uint32_t)(32 * words);
+                        const uint32_t few = half > 4 * (uint32_t)words ? half - 4 * (uint32_t)words : 0;
+                        const uint32_t modes[5] = { 0, few, half + (uint32_t)(i % 3), (uint32_t)(64 * words), 70000 };
+                        limit[i] = modes[mode];
+                    }
+                    /* the scalar reference against the definition */
+                    hamming_select_scalar(a, lda, na, panels, nb, words, limit, want_pos, want_dist, ldp, want_count);
+                    for (int64_t i = 0; i < na; i++) {
+                        int64_t n = 0;
+                        for (int64_t j = 0; j < nb; j++)
+                            if (dd[i * ldp + j] <= limit[i]) {
+                                ck_assert(n < want_count[i] && want_pos[i * ldp + n] == (uint32_t)j &&
+                                          want_dist[i * ldp + n] == dd[i * ldp + j]);
+                                n++;
+                            }
+                        ck_assert_int_eq(n, want_count[i]);
+                    }
+                    for (int k = 0; k < nisa; k++) {
+                        for (size_t t = 0; t < out_n; t++)
+                            got_pos[t] = got_dist[t] = SENTINEL32;
+                        for (int64_t i = 0; i <= na; i++)
+                            got_count[i] = -7;
+                        hamming_select_kernel(isas[k])(a, lda, na, panels, nb, words, limit, got_pos, got_dist, ldp,
+                                                       got_count);
+                        ck_assert_int_eq(got_count[na], -7);
+                        for (int64_t i = 0; i < na; i++) {
+                            ck_assert_msg(got_count[i] == want_count[i] &&
+                                              memcmp(got_pos + i * ldp, want_pos + i * ldp,
+                                                     (size_t)want_count[i] * sizeof(uint32_t)) == 0 &&
+                                              memcmp(got_dist + i * ldp, want_dist + i * ldp,
+                                                     (size_t)want_count[i] * sizeof(uint32_t)) == 0,
+                                          "select %s words %lld na %lld nb %lld row %lld mode %d",
+                                          hamming_row_kernel_name(isas[k]), (long long)words, (long long)na,
+                                          (long long)nb, (long long)i, mode);
+                            for (int64_t t = got_count[i]; t < ldp; t++) /* nothing written past the count */
+                                ck_assert(got_pos[i * ldp + t] == SENTINEL32 && got_dist[i * ldp + t] == SENTINEL32);
+                        }
+                    }
+                }
+                free(a);
+                free(b);
+                smm_aligned_free(panels);
+                free(dd);
+                free(want_pos);
+                free(want_dist);
+                free(got_pos);
+                free(got_dist);
+                free(limit);
+                free(want_count);
+                free(got_count);
             }
         }
+    }
 }
 END_TEST
 
@@ -189,18 +259,21 @@ START_TEST(test_kernel_dispatch)
 {
     ck_assert(hamming_panel_kernel(SMM_ISA_SCALAR) == hamming_panel_scalar);
     ck_assert(hamming_panel_kernel(SMM_ISA_AUTO) == hamming_panel_scalar);
-    ck_assert(hamming_filter_kernel(SMM_ISA_SCALAR) == hamming_filter_scalar);
+    ck_assert(hamming_select_kernel(SMM_ISA_SCALAR) == hamming_select_scalar);
+    ck_assert(hamming_select_kernel(SMM_ISA_AUTO) == hamming_select_scalar);
 #if defined(__x86_64__)
     if (smm_isa_supported(SMM_ISA_AVX2))
-        ck_assert(hamming_panel_kernel(SMM_ISA_AVX2) == hamming_panel_avx2);
+        ck_assert(hamming_panel_kernel(SMM_ISA_AVX2) == hamming_panel_avx2 &&
+                  hamming_select_kernel(SMM_ISA_AVX2) == hamming_select_avx2);
     if (smm_isa_supported(SMM_ISA_AVX512) && smm_cpu()->avx512_vpopcntdq)
-        ck_assert(hamming_panel_kernel(SMM_ISA_AVX512) == hamming_panel_avx512_vpopcntdq);
+        ck_assert(hamming_panel_kernel(SMM_ISA_AVX512) == hamming_panel_avx512_vpopcntdq &&
+                  hamming_select_kernel(SMM_ISA_AVX512) == hamming_select_avx512_vpopcntdq);
 #endif
 #if defined(__aarch64__)
     /* the suite runs under qemu-aarch64: the NEON kernels must be the ones tested there */
     ck_assert(smm_isa_supported(SMM_ISA_NEON));
     ck_assert(hamming_panel_kernel(SMM_ISA_NEON) == hamming_panel_neon);
-    ck_assert(hamming_filter_kernel(SMM_ISA_NEON) == hamming_filter_neon);
+    ck_assert(hamming_select_kernel(SMM_ISA_NEON) == hamming_select_neon);
     ck_assert(hamming_row_kernel(SMM_ISA_NEON) == hamming_row_neon);
     ck_assert_str_eq(hamming_row_kernel_name(SMM_ISA_NEON), "neon_cnt");
     ck_assert_int_eq(smm_set_isa(SMM_ISA_NEON), SMM_OK);
@@ -529,7 +602,7 @@ static Suite *hamming_suite(void)
     Suite *s = suite_create("hamming");
     TCase *tc = tcase_create("kernels");
     tcase_add_test(tc, test_panel_kernels_match_scalar);
-    tcase_add_test(tc, test_filters_match_scalar);
+    tcase_add_test(tc, test_select_kernels_match_scalar);
     tcase_add_test(tc, test_kernel_dispatch);
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);
