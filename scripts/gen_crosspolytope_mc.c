@@ -125,8 +125,8 @@ int main(int argc, char **argv)
                     z[t] = (float)(zd[t] / sqrt(nz));
                 }
                 hd_rotation_signs((uint64_t)s, 0, D, flip);
-                hd_rotate(flip, x, 1, D, D, fwht_scalar, a);
-                hd_rotate(flip, z, 1, D, D, fwht_scalar, b);
+                hd_rotate(flip, x, 1, D, D, fwht_flip_scalar, a);
+                hd_rotate(flip, z, 1, D, D, fwht_flip_scalar, b);
                 const float rescale = ldexpf(1.0f, scale_exp(z, D) - scale_exp(x, D));
                 for (int64_t i = 0; i < D; i++)
                     b[i] *= rescale; /* exact: a power of two */

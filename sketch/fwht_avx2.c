@@ -142,11 +142,6 @@ void fwht_flip_avx2(float *v, const uint32_t *flip, int64_t D)
     }
 }
 
-void fwht_avx2(float *v, int64_t D)
-{
-    fwht_flip_avx2(v, NULL, D);
-}
-
 void sign_pack_avx2(const float *y, int64_t count, uint64_t *words)
 {
     const __m256 zero = _mm256_setzero_ps();

@@ -158,11 +158,6 @@ void fwht_flip_avx512(float *v, const uint32_t *flip, int64_t D)
     }
 }
 
-void fwht_avx512(float *v, int64_t D)
-{
-    fwht_flip_avx512(v, NULL, D);
-}
-
 void sign_pack_avx512(const float *y, int64_t count, uint64_t *words)
 {
     const __m512 zero = _mm512_setzero_ps();

@@ -139,11 +139,6 @@ void fwht_flip_neon(float *v, const uint32_t *flip, int64_t D)
     }
 }
 
-void fwht_neon(float *v, int64_t D)
-{
-    fwht_flip_neon(v, NULL, D);
-}
-
 void sign_pack_neon(const float *y, int64_t count, uint64_t *words)
 {
     static const uint32_t weights[4] = { 1, 2, 4, 8 };

@@ -1,6 +1,6 @@
 /*
- * hd_rotation.c - sign masks and the HD-rotation of one vector (see
- * hd_rotation.h), and the choice of FWHT kernel per ISA path.
+ * hd_rotation.c - sign masks, the scaled copy and the HD-rotation of a
+ * vector (see hd_rotation.h), and the choice of its kernels per ISA path.
  */
 #include <math.h>
 #include <string.h>
@@ -10,24 +10,6 @@
 
 #include "exact/smm_runtime.h"
 #include "sketch/hd_rotation.h"
-
-fwht_fn fwht_kernel(smm_isa isa)
-{
-    switch (isa) {
-#if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return fwht_avx2;
-    case SMM_ISA_AVX512:
-        return fwht_avx512;
-#endif
-#if defined(__aarch64__)
-    case SMM_ISA_NEON:
-        return fwht_neon;
-#endif
-    default:
-        return fwht_scalar;
-    }
-}
 
 fwht_flip_fn fwht_flip_kernel(smm_isa isa)
 {
@@ -65,20 +47,6 @@ sign_pack_fn sign_pack_kernel(smm_isa isa)
     }
 }
 
-sq_norms_fn sq_norms_kernel(smm_isa isa)
-{
-    switch (isa) {
-#if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return sq_norms_avx2;
-    case SMM_ISA_AVX512:
-        return sq_norms_avx512;
-#endif
-    default:
-        return sq_norms_scalar;
-    }
-}
-
 scale_pad_fn scale_pad_kernel(smm_isa isa)
 {
     switch (isa) {
@@ -111,24 +79,6 @@ const char *fwht_kernel_name(smm_isa isa)
     }
 }
 
-/* The fused-flip variant of a kernel fwht_kernel returns (NULL for another function). */
-static fwht_flip_fn flip_variant(fwht_fn fwht)
-{
-    if (fwht == fwht_scalar)
-        return fwht_flip_scalar;
-#if defined(__x86_64__)
-    if (fwht == fwht_avx2)
-        return fwht_flip_avx2;
-    if (fwht == fwht_avx512)
-        return fwht_flip_avx512;
-#endif
-#if defined(__aarch64__)
-    if (fwht == fwht_neon)
-        return fwht_flip_neon;
-#endif
-    return NULL;
-}
-
 int64_t hd_rotation_dim(int64_t d)
 {
     if (d > HD_MAX_DIM)
@@ -156,41 +106,42 @@ void hd_rotation_signs(uint64_t seed, uint64_t block, int64_t D, uint32_t *flip)
     }
 }
 
-/* v[i] with its sign bit xor-ed with mask[i], for i < n. */
-static void flip_signs(float *v, const uint32_t *mask, int64_t n)
+void hd_scale_pad(const float *x, int64_t incx, int64_t d, int64_t D, float big,
+                  scale_pad_fn scale_pad, float *xs)
 {
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, &v[i], sizeof u);
-        u ^= mask[i];
-        memcpy(&v[i], &u, sizeof u);
+    int e = 0;
+    if (big > 0.0f)
+        (void)frexpf(big, &e); /* big = f * 2^e, f in [0.5, 1): big * 2^(1-e) in [1, 2) */
+    if (incx == 1 && 1 - e >= -126 && 1 - e <= 127) {
+        /* 2^(1-e) is a normal float: x * 2^(1-e) is exact in double, so the
+         * float product is the same single rounding as the double path */
+        scale_pad(x, d, ldexpf(1.0f, 1 - e), xs, D);
+        return;
     }
+    /* in double: 2^(1-e) may be outside float's range when x is tiny or huge */
+    const double scale = ldexp(1.0, 1 - e);
+    for (int64_t t = 0; t < d; t++)
+        xs[t] = (float)((double)x[t * incx] * scale);
+    for (int64_t t = d; t < D; t++)
+        xs[t] = 0.0f;
+}
+
+void hd_rotate_scaled(const uint32_t *flip, fwht_flip_fn fwht, const float *xs, int64_t D, float *y)
+{
+    if (y != xs)
+        memcpy(y, xs, (size_t)D * sizeof(float));
+    for (int r = 0; r < HD_ROUNDS; r++)
+        fwht(y, flip + r * D, D);
 }
 
 void hd_rotate(const uint32_t *flip, const float *x, int64_t incx, int64_t d, int64_t D,
-               fwht_fn fwht, float *y)
+               fwht_flip_fn fwht, float *y)
 {
     float big = 0.0f;
     for (int64_t t = 0; t < d; t++) {
         const float a = fabsf(x[t * incx]);
         big = a > big ? a : big;
     }
-    int e = 0;
-    if (big > 0.0f)
-        (void)frexpf(big, &e); /* big = f * 2^e, f in [0.5, 1): big * 2^(1-e) in [1, 2) */
-    /* in double: 2^(1-e) may be outside float's range when x is tiny or huge */
-    const double scale = ldexp(1.0, 1 - e);
-    for (int64_t t = 0; t < d; t++)
-        y[t] = (float)((double)x[t * incx] * scale);
-    for (int64_t t = d; t < D; t++)
-        y[t] = 0.0f;
-    const fwht_flip_fn fused = flip_variant(fwht);
-    for (int r = 0; r < HD_ROUNDS; r++) {
-        if (fused) {
-            fused(y, flip + r * D, D);
-        } else {
-            flip_signs(y, flip + r * D, D);
-            fwht(y, D);
-        }
-    }
+    hd_scale_pad(x, incx, d, D, big, scale_pad_scalar, y);
+    hd_rotate_scaled(flip, fwht, y, D, y);
 }

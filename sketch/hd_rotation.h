@@ -37,27 +37,23 @@
 #define HD_MAX_DIM (INT64_C(1) << 24)
 
 /* In-place unnormalised FWHT of v[0 .. D) (D a power of two >= 2) in the stage order above. */
-typedef void (*fwht_fn)(float *v, int64_t D);
 
 /*
  * The same transform with the sign flip of one round fused in:
  * v := H (v with the sign bit of v[i] xor-ed with flip[i]); flip == NULL
- * means no flip (then it is fwht_fn). Bit-identical to flip_signs followed
+ * means no flip (the plain FWHT). Bit-identical to the sign flip followed
  * by fwht_scalar (a sign flip is exact and the butterflies are the same).
  */
 typedef void (*fwht_flip_fn)(float *v, const uint32_t *flip, int64_t D);
 
-/* Portable reference kernel. */
+/* Portable reference: the plain in-place FWHT of v[0 .. D) in the stage order above. */
 void fwht_scalar(float *v, int64_t D);
 void fwht_flip_scalar(float *v, const uint32_t *flip, int64_t D);
 #if defined(__x86_64__)
-void fwht_avx2(float *v, int64_t D);
-void fwht_avx512(float *v, int64_t D);
 void fwht_flip_avx2(float *v, const uint32_t *flip, int64_t D);
 void fwht_flip_avx512(float *v, const uint32_t *flip, int64_t D);
 #endif
 #if defined(__aarch64__)
-void fwht_neon(float *v, int64_t D);
 void fwht_flip_neon(float *v, const uint32_t *flip, int64_t D);
 #endif
 
@@ -78,45 +74,19 @@ void sign_pack_neon(const float *y, int64_t count, uint64_t *words);
 sign_pack_fn sign_pack_kernel(smm_isa isa);
 
 /*
- * Squared norms and largest magnitudes of SQ_NORMS_GROUP vectors at once:
- * vector k < SQ_NORMS_GROUP is x_k = X + k * row_step, element t < d at
- * x_k[t * elem_step]. ss[k] = the sum of (double)x_t * (double)x_t added in
- * double in increasing t from 0 (the norm definition of sketch.h: one
- * dependent chain per vector; the vector kernels run SQ_NORMS_GROUP chains
- * side by side in SIMD lanes, each product being exact, so every sum is the
- * same double). big[k] = the largest |x_t| as `a > big ? a : big` from 0
- * (NaN elements are skipped). Bit-identical on every path for every input
- * (NaN sums: NaN-ness only). The vector kernels read contiguous elements
- * when elem_step == 1 (row-major) and contiguous vectors when row_step == 1
- * (column-major); other strides take the scalar loop.
- */
-#define SQ_NORMS_GROUP 16
-typedef void (*sq_norms_fn)(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss,
-                            float *big);
-void sq_norms_scalar(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss, float *big);
-/* The same sums continued from element t0 onwards, on top of ss and big as
- * they are (the vector kernels finish their last d % 8 elements with it). */
-void sq_norms_continue(const float *X, int64_t row_step, int64_t elem_step, int64_t t0, int64_t d,
-                       double *ss, float *big);
-/*
  * xs[t] = x[t] * scale (float product) for t < d, xs[t] = 0 for d <= t < D:
  * the scaled, zero-padded copy a rotation starts from. Contiguous x.
  */
 typedef void (*scale_pad_fn)(const float *x, int64_t d, float scale, float *xs, int64_t D);
 void scale_pad_scalar(const float *x, int64_t d, float scale, float *xs, int64_t D);
 #if defined(__x86_64__)
-void sq_norms_avx2(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss, float *big);
-void sq_norms_avx512(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss, float *big);
 void scale_pad_avx2(const float *x, int64_t d, float scale, float *xs, int64_t D);
 void scale_pad_avx512(const float *x, int64_t d, float scale, float *xs, int64_t D);
 #endif
-/* The kernels of ISA path isa (scalar for NEON and unknown paths). */
-sq_norms_fn sq_norms_kernel(smm_isa isa);
+/* The scale-and-pad kernel of ISA path isa (scalar for NEON and unknown paths). */
 scale_pad_fn scale_pad_kernel(smm_isa isa);
 
-/* The FWHT kernel of ISA path isa (the scalar one for unknown paths). */
-fwht_fn fwht_kernel(smm_isa isa);
-/* Its fused-flip variant. */
+/* The (fused-flip) FWHT kernel of ISA path isa (the scalar one for unknown paths). */
 fwht_flip_fn fwht_flip_kernel(smm_isa isa);
 /* Its name, e.g. "avx512". */
 const char *fwht_kernel_name(smm_isa isa);
@@ -132,14 +102,31 @@ int64_t hd_rotation_dim(int64_t d);
 void hd_rotation_signs(uint64_t seed, uint64_t block, int64_t D, uint32_t *flip);
 
 /*
- * y := rotation of x under the masks `flip` (from hd_rotation_signs):
- * x has d elements, element t at x[t * incx]; y has D floats (64-byte
- * alignment helps the vector kernels). x is first scaled by the power of two
- * 2^-e that brings max |x_t| into [1, 2) (no scaling when x is zero), which is
- * exact unless tiny elements become subnormal, and the same on every path.
- * x must be finite.
+ * xs := 2^(1-e) x zero-padded to D, where big = max |x_t| = f 2^e with f in
+ * [0.5, 1) (e = 0 when big == 0): the scaling that brings max |x_t| into
+ * [1, 2), so that the growth of the rotation by up to D^(3/2) cannot
+ * overflow. x has d elements, element t at x[t * incx]. Each element is
+ * x_t 2^(1-e) rounded once to float (exact unless it becomes subnormal):
+ * by scale_pad when incx == 1 and 2^(1-e) is a normal float (the float
+ * product is that rounding), else in double. Same values on every path.
+ */
+void hd_scale_pad(const float *x, int64_t incx, int64_t d, int64_t D, float big,
+                  scale_pad_fn scale_pad, float *xs);
+
+/*
+ * y := H S_2 H S_1 H S_0 xs under the masks `flip` (from hd_rotation_signs),
+ * with the fused kernel fwht; xs (D floats, from hd_scale_pad) is copied
+ * first unless y == xs (then it is rotated in place).
+ */
+void hd_rotate_scaled(const uint32_t *flip, fwht_flip_fn fwht, const float *xs, int64_t D, float *y);
+
+/*
+ * y := rotation of x (d elements, element t at x[t * incx]) under the masks
+ * `flip`: hd_scale_pad with big = max |x_t|, then hd_rotate_scaled in place.
+ * y has D floats (64-byte alignment helps the vector kernels). x must be
+ * finite. The one-vector convenience of tests and the calibration generator.
  */
 void hd_rotate(const uint32_t *flip, const float *x, int64_t incx, int64_t d, int64_t D,
-               fwht_fn fwht, float *y);
+               fwht_flip_fn fwht, float *y);
 
 #endif /* SKETCH_HD_ROTATION_H */

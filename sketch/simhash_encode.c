@@ -54,6 +54,7 @@
 #include "exact/sgemm.h"
 #include "exact/smm_runtime.h"
 #include "sketch/simhash.h"
+#include "sketch/vector_norms.h"
 
 /* Most vectors per SGEMM call. */
 #define SIMHASH_MAX_CHUNK 512
@@ -61,8 +62,6 @@
 #define SIMHASH_P_BUDGET (INT64_C(1) << 20)
 /* Floats of hyperplanes per block (32 MiB); blocks are multiples of 64 rows. */
 #define SIMHASH_G_BUDGET (INT64_C(1) << 23)
-/* Vectors per task of the column-major norm pass. */
-#define SIMHASH_NORM_BLOCK 64
 /* Least work (elements touched) worth a parallel region: below it the
  * fork/join costs more than it saves, and much more when cores are shared. */
 #define SIMHASH_PARALLEL_MIN_WORK (INT64_C(1) << 15)
@@ -85,38 +84,6 @@ static double dot_double(const float *x, int64_t incx, const float *g, int64_t d
     for (; t < d; t++)
         acc[t & 3] += (double)x[t * incx] * (double)g[t];
     return (acc[0] + acc[1]) + (acc[2] + acc[3]);
-}
-
-/* sum_t x_t^2 in double, sequentially in t, for each of the n vectors. */
-static void sum_squares(smm_layout layout, int64_t n, int64_t d, const float *X, int64_t ldx,
-                        double *ss, int threads)
-{
-    const int parallel = n * d >= SIMHASH_PARALLEL_MIN_WORK;
-    if (layout == SMM_ROW_MAJOR) {
-        #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
-        for (int64_t i = 0; i < n; i++) {
-            const float *x = X + i * ldx;
-            double s = 0.0;
-            for (int64_t t = 0; t < d; t++)
-                s += (double)x[t] * (double)x[t];
-            ss[i] = s;
-        }
-    } else {
-        /* Column-major: walk the columns t for a block of vectors at a time. */
-        const int64_t blocks = (n + SIMHASH_NORM_BLOCK - 1) / SIMHASH_NORM_BLOCK;
-        #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
-        for (int64_t blk = 0; blk < blocks; blk++) {
-            const int64_t i0 = blk * SIMHASH_NORM_BLOCK;
-            const int64_t i1 = i0 + SIMHASH_NORM_BLOCK < n ? i0 + SIMHASH_NORM_BLOCK : n;
-            for (int64_t i = i0; i < i1; i++)
-                ss[i] = 0.0;
-            for (int64_t t = 0; t < d; t++) {
-                const float *col = X + t * ldx;
-                for (int64_t i = i0; i < i1; i++)
-                    ss[i] += (double)col[i] * (double)col[i];
-            }
-        }
-    }
 }
 
 static void gaussian_rows(uint64_t seed, int32_t bits, int64_t b0, int64_t nrows, int64_t d,
@@ -199,14 +166,7 @@ smm_status simhash_encode_gen_with(const smm_context *ctx, const simhash_generat
     }
 
     /* ---- norms; reject NaN, Inf and norms that overflow a float ---- */
-    sum_squares(layout, n, d, X, ldx, nrm, threads);
-    int bad = 0;
-    for (int64_t i = 0; i < n; i++) {
-        nrm[i] = sqrt(nrm[i]); /* NaN or Inf when some element is */
-        if (!isfinite(nrm[i]) || isinf((float)nrm[i]))
-            bad = 1;
-    }
-    if (bad) {
+    if (vector_norms(ctx, layout, n, d, X, ldx, nrm, NULL) != SMM_OK) {
         smm_aligned_free(nrm);
         smm_aligned_free(G);
         smm_aligned_free(P);

@@ -16,9 +16,9 @@
  *      the group (double, increasing t: the definition of sketch.h) and the
  *      largest |x_t| are computed together, GROUP independent sums side by
  *      side (sq_norms kernel of the ISA path: SIMD lanes, bit-identical to
- *      the scalar loop); then each vector is scaled as hd_rotate scales it
- *      (scale_pad kernel) and rotated per block with the fused flip + FWHT
- *      kernel of the ISA path, and its signs are packed.
+ *      the scalar loop); then each vector is scaled once (hd_scale_pad) and
+ *      rotated per block (hd_rotate_scaled, the fused flip + FWHT kernel of
+ *      the ISA path), and its signs are packed.
  *      Codes go to the staging buffer, so that a non-finite vector found
  *      late leaves the caller's codes and norms untouched.
  *   3. Copy codes and norms out.
@@ -33,6 +33,7 @@
 #include "exact/smm_runtime.h"
 #include "sketch/hd_rotation.h"
 #include "sketch/simhash.h"
+#include "sketch/vector_norms.h"
 
 /* Vectors whose norms are accumulated together (independent dependency chains, SIMD lanes). */
 #define GROUP SQ_NORMS_GROUP
@@ -122,19 +123,11 @@ smm_status simhash_structured_encode_with(const smm_context *ctx, smm_layout lay
             const int64_t m = n - i0 < GROUP ? n - i0 : GROUP;
             double ss[GROUP] = { 0 };
             float big[GROUP] = { 0 };
-            const float *xv[GROUP];
-            for (int64_t k = 0; k < m; k++)
-                xv[k] = X + (i0 + k) * row_step;
-            if (m == GROUP) { /* GROUP independent sums, each in increasing t */
-                sq_norms(xv[0], row_step, elem_step, d, ss, big);
-            } else {
-                for (int64_t k = 0; k < m; k++)
-                    for (int64_t t = 0; t < d; t++) {
-                        const float a = xv[k][t * elem_step], aa = fabsf(a);
-                        big[k] = aa > big[k] ? aa : big[k];
-                        ss[k] += (double)a * (double)a;
-                    }
-            }
+            const float *x0 = X + i0 * row_step; /* vector i0 + k at x0 + k * row_step */
+            if (m == GROUP) /* GROUP independent sums, each in increasing t */
+                sq_norms(x0, row_step, elem_step, d, ss, big);
+            else
+                sq_norms_continue(x0, row_step, elem_step, m, 0, d, ss, big);
             for (int64_t k = 0; k < m; k++) {
                 const int64_t i = i0 + k;
                 uint64_t *code = stage + i * words;
@@ -147,38 +140,11 @@ smm_status simhash_structured_encode_with(const smm_context *ctx, smm_layout lay
                 memset(code, 0, (size_t)words * sizeof(uint64_t));
                 if (ss[k] == 0.0) /* zero vector (a nonzero float squares to >= 2^-298): all-zero code */
                     continue;
-                /* the scaling of hd_rotate: 2^(1-e) brings max |x_t| = big into [1, 2). In float
-                 * when 2^(1-e) is a normal float: x * 2^(1-e) is exact in double, so rounding it
-                 * once to float (hd_rotate) and the float product are the same value. */
-                int e;
-                (void)frexpf(big[k], &e);
-                const float *x = xv[k];
-                if (1 - e >= -126 && 1 - e <= 127) {
-                    const float scale = ldexpf(1.0f, 1 - e);
-                    if (elem_step == 1) {
-                        scale_pad(x, d, scale, xs, D);
-                    } else {
-                        for (int64_t t = 0; t < d; t++)
-                            xs[t] = x[t * elem_step] * scale;
-                        for (int64_t t = d; t < D; t++)
-                            xs[t] = 0.0f;
-                    }
-                } else {
-                    const double scale = ldexp(1.0, 1 - e);
-                    for (int64_t t = 0; t < d; t++)
-                        xs[t] = (float)((double)x[t * elem_step] * scale);
-                    for (int64_t t = d; t < D; t++)
-                        xs[t] = 0.0f;
-                }
+                hd_scale_pad(x0 + k * row_step, elem_step, d, D, big[k], scale_pad, xs);
                 for (int64_t j = 0; j < blocks; j++) {
-                    float *v = xs;
-                    if (blocks > 1) {
-                        memcpy(y, xs, (size_t)D * sizeof(float));
-                        v = y;
-                    }
-                    const uint32_t *f = flip + j * HD_ROUNDS * D;
-                    for (int rr = 0; rr < HD_ROUNDS; rr++)
-                        fwht(v, f + rr * D, D);
+                    /* one block rotates xs in place; several rotate copies of it */
+                    float *v = blocks > 1 ? y : xs;
+                    hd_rotate_scaled(flip + j * HD_ROUNDS * D, fwht, xs, D, v);
                     const int64_t lo = j * D, hi = lo + D < bits ? lo + D : bits;
                     if (D >= 64)
                         pack(v, hi - lo, code + lo / 64);

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "sketch/hd_rotation.h"
+#include "sketch/vector_norms.h"
 
 /* out[j] lane k = x_k[t + j] for the 8 vectors x_k = x0 + k * rs, j < 8. */
 static inline void transpose8(const float *x0, int64_t rs, int64_t t, __m256 out[8])
@@ -69,7 +70,7 @@ void sq_norms_avx512(const float *X, int64_t row_step, int64_t elem_step, int64_
     _mm512_storeu_pd(ss + 8, acc[1]);
     _mm256_storeu_ps(big, bg[0]);
     _mm256_storeu_ps(big + 8, bg[1]);
-    sq_norms_continue(X, row_step, elem_step, t, d, ss, big); /* the elements past the last block, in order */
+    sq_norms_continue(X, row_step, elem_step, SQ_NORMS_GROUP, t, d, ss, big); /* the elements past the last block, in order */
 }
 
 void scale_pad_avx512(const float *x, int64_t d, float scale, float *xs, int64_t D)

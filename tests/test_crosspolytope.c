@@ -181,7 +181,7 @@ static void reference_codes(int64_t n, int64_t d, const float *X, int64_t row_st
                 nonzero |= X[i * row_step + t * elem_step] != 0.0f;
             uint64_t v = 0;
             if (nonzero) {
-                hd_rotate(flip, X + i * row_step, elem_step, d, D, fwht_scalar, y);
+                hd_rotate(flip, X + i * row_step, elem_step, d, D, fwht_flip_scalar, y);
                 int64_t best = 0;
                 for (int64_t t = 1; t < dim; t++)
                     if (fabsf(y[t]) > fabsf(y[best]))

@@ -29,6 +29,7 @@
 
 #include "exact/smm_runtime.h"
 #include "sketch/hd_rotation.h"
+#include "sketch/vector_norms.h"
 #include "sketch/simhash.h"
 
 static const double PI = 3.14159265358979323846;
@@ -89,7 +90,7 @@ START_TEST(test_fwht_kernels_match_scalar)
                 fwht_scalar(ref, D);
                 for (int off = 0; off < 2; off++) {
                     memcpy(got + off, src, (size_t)D * sizeof(float));
-                    fwht_kernel(isas[k])(got + off, D);
+                    fwht_flip_kernel(isas[k])(got + off, NULL, D);
                     ck_assert_msg(same_bits(ref, got + off, D), "fwht %s D=%lld off=%d", fwht_kernel_name(isas[k]),
                                   (long long)D, off);
                 }
@@ -112,8 +113,8 @@ START_TEST(test_fwht_kernels_match_scalar)
                 float *yref = smm_aligned_alloc((size_t)D * sizeof(float));
                 ck_assert(y && yref);
                 const int64_t d = D > 2 ? D - D / 4 : D;
-                hd_rotate(flip, src, 1, d, D, fwht_kernel(isas[k]), y);
-                hd_rotate(flip, src, 1, d, D, fwht_scalar, yref);
+                hd_rotate(flip, src, 1, d, D, fwht_flip_kernel(isas[k]), y);
+                hd_rotate(flip, src, 1, d, D, fwht_flip_scalar, yref);
                 ck_assert(same_bits(y, yref, D));
                 smm_aligned_free(y);
                 smm_aligned_free(yref);
@@ -293,7 +294,7 @@ static void structured_reference(int64_t n, int64_t d, const float *X, int64_t l
     for (int64_t j = 0; j * D < bits; j++) {
         hd_rotation_signs(seed, (uint64_t)j, D, flip);
         for (int64_t i = 0; i < n; i++) {
-            hd_rotate(flip, X + i * ldx, 1, d, D, fwht_scalar, y);
+            hd_rotate(flip, X + i * ldx, 1, d, D, fwht_flip_scalar, y);
             for (int64_t b = j * D; b < bits && b < (j + 1) * D; b++)
                 if (y[b - j * D] > 0.0f)
                     codes[i * ldcodes + b / 64] |= UINT64_C(1) << (b % 64);
