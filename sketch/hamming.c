@@ -53,6 +53,8 @@
 /* Top-k: queries per kernel call and codes per chunk (a multiple of HAMMING_PANEL). */
 #define TOPK_ROWS 4
 #define TOPK_CHUNK 1024
+/* stride of the select kernel's output rows: a chunk plus the kernels' scratch room */
+#define TOPK_LDP (TOPK_CHUNK + HAMMING_SELECT_SLACK)
 
 /* Arguments shared by the three entry points (statuses as documented in sketch.h). */
 static smm_status check_codes(int64_t na, const uint64_t *a, int64_t lda, int64_t nb, const uint64_t *b,
@@ -190,7 +192,7 @@ typedef struct {
 
 /* Per-thread workspace. */
 typedef struct {
-    uint32_t *pos;  /* TOPK_ROWS x TOPK_CHUNK codes passed by the select kernel */
+    uint32_t *pos;  /* TOPK_ROWS rows of TOPK_LDP: codes passed by the select kernel */
     uint32_t *pdist; /* and their distances */
     topk_state st[TOPK_ROWS];
 } topk_work;
@@ -310,7 +312,7 @@ smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
 
     /* Everything is allocated before anything is written. */
     const int64_t cap = k + 2 * TOPK_CHUNK;
-    const size_t sel_bytes = (size_t)TOPK_ROWS * TOPK_CHUNK * sizeof(uint32_t); /* pos, then pdist */
+    const size_t sel_bytes = (size_t)TOPK_ROWS * TOPK_LDP * sizeof(uint32_t); /* pos, then pdist */
     size_t per_row = (size_t)(max_dist + 1) * sizeof(uint32_t) + (size_t)cap * (sizeof(int64_t) + sizeof(uint32_t));
     per_row = (per_row + 63) & ~(size_t)63; /* keeps every row's int64_t array aligned */
     const size_t per_thread = 2 * sel_bytes + TOPK_ROWS * per_row;
@@ -384,14 +386,14 @@ smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
                 for (int o = 0; o < nopen; o++)
                     limit[o] = (uint32_t)tw.st[open[o]].limit;
                 if (nopen == nrows) {
-                    select(a + i0 * lda, lda, nrows, chunk, n, words, limit, tw.pos, tw.pdist, TOPK_CHUNK, count);
+                    select(a + i0 * lda, lda, nrows, chunk, n, words, limit, tw.pos, tw.pdist, TOPK_LDP, count);
                 } else {
                     for (int o = 0; o < nopen; o++)
-                        select(a + (i0 + open[o]) * lda, lda, 1, chunk, n, words, limit + o, tw.pos + o * TOPK_CHUNK,
-                               tw.pdist + o * TOPK_CHUNK, TOPK_CHUNK, count + o);
+                        select(a + (i0 + open[o]) * lda, lda, 1, chunk, n, words, limit + o, tw.pos + o * TOPK_LDP,
+                               tw.pdist + o * TOPK_LDP, TOPK_LDP, count + o);
                 }
                 for (int o = 0; o < nopen; o++)
-                    topk_absorb(&tw.st[open[o]], tw.pos + o * TOPK_CHUNK, tw.pdist + o * TOPK_CHUNK, count[o], j0, k);
+                    topk_absorb(&tw.st[open[o]], tw.pos + o * TOPK_LDP, tw.pdist + o * TOPK_LDP, count[o], j0, k);
             }
             for (int r = 0; r < nrows; r++)
                 topk_finish(&tw.st[r], k, idx + (i0 + r) * ldk, dist + (i0 + r) * ldk);

@@ -385,10 +385,14 @@ static inline void select_panel_row_avx512(const __m512i s[4], int64_t n, int64_
                                             _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
     const __m512i idx_hi = _mm512_add_epi32(idx_lo, _mm512_set1_epi32(16));
     const int nlo = __builtin_popcount(m & 0xffffu);
-    _mm512_mask_compressstoreu_epi32(pos + cnt, mlo, idx_lo);
-    _mm512_mask_compressstoreu_epi32(dist + cnt, mlo, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v)));
-    _mm512_mask_compressstoreu_epi32(pos + cnt + nlo, mhi, idx_hi);
-    _mm512_mask_compressstoreu_epi32(dist + cnt + nlo, mhi, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(v, 1)));
+    /* compress in registers, then whole-vector stores (the rows have HAMMING_SELECT_SLACK room past
+     * the n entries): a masked compress-store to memory is many times slower on current x86 cores */
+    _mm512_storeu_si512((void *)(pos + cnt), _mm512_maskz_compress_epi32(mlo, idx_lo));
+    _mm512_storeu_si512((void *)(dist + cnt),
+                        _mm512_maskz_compress_epi32(mlo, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v))));
+    _mm512_storeu_si512((void *)(pos + cnt + nlo), _mm512_maskz_compress_epi32(mhi, idx_hi));
+    _mm512_storeu_si512((void *)(dist + cnt + nlo),
+                        _mm512_maskz_compress_epi32(mhi, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(v, 1))));
     *count = cnt + __builtin_popcount(m);
 }
 
@@ -405,19 +409,21 @@ static inline __attribute__((always_inline)) void select_rows_avx512(const uint6
     for (int64_t j = 0; j < nb; j += HAMMING_PANEL) {
         __m512i acc[PANEL_MAX_ROWS][4];
         panel_counts_avx512(q, lda, rows, panels + j * words, words, acc);
-        __mmask8 any = 0;
+        __mmask8 pass[PANEL_MAX_ROWS], any = 0;
 #pragma GCC unroll 4
         for (int r = 0; r < rows; r++) {
             const __m512i mn = _mm512_min_epu64(_mm512_min_epu64(acc[r][0], acc[r][1]),
                                                 _mm512_min_epu64(acc[r][2], acc[r][3]));
-            any = _kor_mask8(any, _mm512_cmple_epu64_mask(mn, lim[r]));
+            pass[r] = _mm512_cmple_epu64_mask(mn, lim[r]);
+            any = _kor_mask8(any, pass[r]);
         }
         /* lanes past nb may pass here; select_panel_row_avx512 ignores them */
         if (__builtin_expect(any != 0, 0)) {
             const int64_t n = nb - j < HAMMING_PANEL ? nb - j : HAMMING_PANEL;
 #pragma GCC unroll 4
             for (int r = 0; r < rows; r++)
-                select_panel_row_avx512(acc[r], n, words, limit[r], j, pos + r * ldp, dist + r * ldp, count + r);
+                if (pass[r] != 0)
+                    select_panel_row_avx512(acc[r], n, words, limit[r], j, pos + r * ldp, dist + r * ldp, count + r);
         }
     }
 }

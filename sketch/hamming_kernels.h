@@ -103,10 +103,13 @@ typedef void (*hamming_panel_fn)(const uint64_t *a, int64_t lda, int64_t na,
  * small. For 0 <= i < na it writes to pos + i * ldp, in increasing order,
  * every j < nb with d_ij = popcount(a_i xor b_j) <= limit[i], the distance
  * d_ij to the same place of dist, and how many it wrote to count[i] (at most
- * nb). a and the panels as for a panel kernel, any words >= 1; ldp >= nb;
- * pos, dist and count do not overlap the inputs. Writes nothing else, never
- * fails, identical for every kernel.
+ * nb). a and the panels as for a panel kernel, any words >= 1;
+ * ldp >= nb + HAMMING_SELECT_SLACK: a kernel may use entries count[i] ..
+ * nb + HAMMING_SELECT_SLACK - 1 of each row as scratch (whole-vector stores),
+ * and writes nothing else; pos, dist and count do not overlap the inputs.
+ * Never fails; the first count[i] entries are identical for every kernel.
  */
+#define HAMMING_SELECT_SLACK 16
 typedef void (*hamming_select_fn)(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
                                   int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
                                   int64_t *count);

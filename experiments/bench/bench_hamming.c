@@ -6,6 +6,9 @@
  * (__builtin_popcountll, uint32 output, OpenMP rows) measured in the same
  * run: built for the baseline CPU and, on x86_64, with -mpopcnt.
  *
+ * The ceiling: the popcount probe (popcount_probe.h) measured first on each
+ * thread count; '%ceil' is a row's pairs/s over words/s * 64 / bits.
+ *
  * Per (bits, threads): random codes, na = nb = --codes (top-k: --topk-codes
  * codes of b), one untimed call of each contender, whose results are checked
  * (u32 and u16 against the plain loop, top-k of every path against the
@@ -23,6 +26,7 @@
 #include "bench_modes.h"
 #include "bench_report.h"
 #include "bench_timing.h"
+#include "popcount_probe.h"
 #include "sketchmm.h"
 
 #define MODE "hamming"
@@ -57,6 +61,9 @@ void bench_hamming_help(FILE *out)
         "  result is checked: u32 and u16 against the plain loop, top-k of every path against the\n"
         "  scalar path), then --reps times; the table shows the median. 'x plain' is the speed over\n"
         "  the plain loop built with popcnt (or the baseline one) at the same bits and threads;\n"
+        "  '%%ceil' is the speed as a share of this CPU's ceiling at the same bits and threads: the\n"
+        "  popcount probe (512-bit xor + VPOPCNTQ + add on registers, see the probe mode) in\n"
+        "  64-bit words/s, times 64 / bits; no kernel can pass it ('-' where the CPU lacks it).\n"
         "  'other%%' the share of the machine's CPU time other processes used during the row.\n"
         "  --codes N        queries and codes for all pairs, na = nb = N (default %d)\n"
         "  --topk-codes N   codes searched by top-k for each of the --codes queries (default: --codes)\n"
@@ -191,13 +198,17 @@ static void fill_random(uint64_t *x, int64_t n, uint64_t seed)
 }
 
 static void print_row(int64_t bits, int threads, const char *kernel, const char *op, double gpairs, double ms,
-                      double ratio, double others, FILE *csv, const hamming_config *cfg, int64_t nb)
+                      double ratio, double ceiling, double others, FILE *csv, const hamming_config *cfg, int64_t nb)
 {
     printf("%5lld %3d %-18s %-15s %9.3f %10.3f", (long long)bits, threads, kernel, op, gpairs, ms);
     if (isnan(ratio))
         printf(" %7s", "-");
     else
         printf(" %7.2f", ratio);
+    if (ceiling > 0.0)
+        printf(" %6.0f", 100.0 * gpairs / ceiling);
+    else
+        printf(" %6s", "-");
     bench_print_share(stdout, others, 6);
     printf("\n");
     fflush(stdout);
@@ -207,6 +218,9 @@ static void print_row(int64_t bits, int threads, const char *kernel, const char 
                 gpairs * 1e9, ms * 1e-3);
         if (!isnan(ratio))
             fprintf(csv, "%.6g", ratio);
+        fprintf(csv, ",");
+        if (ceiling > 0.0)
+            fprintf(csv, "%.6g", ceiling * 1e9);
         fprintf(csv, ",");
         if (!isnan(others))
             fprintf(csv, "%.4f", others);
@@ -241,7 +255,8 @@ int bench_hamming_main(int argc, char **argv)
         return BENCH_EXIT_FAILED;
     const bench_contention_mark run_start = bench_contention_now();
     if (csv != NULL)
-        fputs("bits,threads,kernel,op,queries,codes,k,reps,pairs_per_second,seconds,ratio_to_plain,other_cpu_share\n",
+        fputs("bits,threads,kernel,op,queries,codes,k,reps,pairs_per_second,seconds,ratio_to_plain,ceiling_pairs_per_second,"
+              "other_cpu_share\n",
               csv);
 
     static const smm_isa all_isas[] = { SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
@@ -275,8 +290,21 @@ int bench_hamming_main(int argc, char **argv)
 
     printf("Codes: %lld queries x %lld codes (top-k: %lld codes, k = %lld), %d reps, medians.\n", (long long)n,
            (long long)n, (long long)nt, (long long)cfg.k, cfg.reps);
-    printf("\n%5s %3s %-18s %-15s %9s %10s %7s %6s\n", "bits", "thr", "kernel", "op", "Gpairs/s", "ms", "x plain",
-           "other%");
+    /* the ceiling per thread count, measured before the kernels */
+    double ceiling_gwords[BENCH_MAX_LIST] = { 0 };
+    const char *why = NULL;
+    if (popcount_probe_available(&why)) {
+        printf("Ceiling (popcount probe, 64-bit words x 1e9/s):");
+        for (int ti = 0; ti < cfg.nthreads; ti++) {
+            ceiling_gwords[ti] = popcount_probe_gwords((int)cfg.threads[ti]);
+            printf(" %lld thread%s %.2f%s", (long long)cfg.threads[ti], cfg.threads[ti] == 1 ? "" : "s",
+                   ceiling_gwords[ti], ti + 1 < cfg.nthreads ? "," : "\n");
+        }
+    } else {
+        printf("Ceiling: no popcount probe (%s); %%ceil is left out\n", why);
+    }
+    printf("\n%5s %3s %-18s %-15s %9s %10s %7s %6s %6s\n", "bits", "thr", "kernel", "op", "Gpairs/s", "ms", "x plain",
+           "%ceil", "other%");
     int status = 0;
     for (int bi = 0; bi < cfg.nbits && status == 0; bi++) {
         const int64_t words = cfg.bits[bi] / 64;
@@ -286,6 +314,7 @@ int bench_hamming_main(int argc, char **argv)
             fill_random(bt, nt * words, 2000 + (uint64_t)words);
         for (int ti = 0; ti < cfg.nthreads && status == 0; ti++) {
             const int threads = (int)cfg.threads[ti];
+            const double ceiling = ceiling_gwords[ti] * 64.0 / (double)cfg.bits[bi];
             if (smm_set_num_threads(threads) != SMM_OK) {
                 fprintf(stderr, "sketchmm_bench hamming: cannot use %d threads\n", threads);
                 status = BENCH_EXIT_FAILED;
@@ -306,7 +335,8 @@ int bench_hamming_main(int argc, char **argv)
                 c.op = plain_ops[p];
                 const double sec = measure(&c, cfg.reps, &others);
                 plain_gpairs = (double)n * (double)n / sec * 1e-9; /* the last one (popcnt when built) is the reference */
-                print_row(cfg.bits[bi], threads, "-", op_names[c.op], plain_gpairs, sec * 1e3, NAN, others, csv, &cfg, n);
+                print_row(cfg.bits[bi], threads, "-", op_names[c.op], plain_gpairs, sec * 1e3, NAN, ceiling, others, csv,
+                          &cfg, n);
             }
             c.d32 = d32;
             for (int ii = 0; ii < nisa && status == 0; ii++) {
@@ -351,7 +381,7 @@ int bench_hamming_main(int argc, char **argv)
                     const double sec = measure(&c, cfg.reps, &others);
                     const double gpairs = (double)n * (double)c.nb / sec * 1e-9;
                     print_row(cfg.bits[bi], threads, kernel, op_names[op], gpairs, sec * 1e3, gpairs / plain_gpairs,
-                              others, csv, &cfg, c.nb);
+                              ceiling, others, csv, &cfg, c.nb);
                 }
             }
             smm_set_isa(initial_isa);

@@ -10,6 +10,8 @@
 #include "bench_report.h"
 #include "bench_timing.h"
 #include "fma_probe.h"
+#include "popcount_probe.h"
+#include "throughput_probe.h"
 
 #define MODE "probe"
 
@@ -24,8 +26,12 @@ void bench_probe_help(FILE *out)
         "  with T threads all run at once (OpenMP): total flops over the slowest thread's time\n"
         "  (the sum of the per-thread rates when each thread has a core of its own). An FMA\n"
         "  counts as 2 flops. Widths the build or CPU lacks are reported as unavailable.\n"
+        "  Then the Hamming ceiling: the same harness on a loop of 512-bit xor + VPOPCNTQ + add\n"
+        "  (%d chains, registers only), in 64-bit words/s; no Hamming kernel over b-bit codes\n"
+        "  can pass words/s * 64 / b pairs/s on this CPU.\n"
         "  --threads LIST   comma-separated thread counts (default: 1 and the OpenMP maximum)\n",
-        FMA_PROBE_AVX512_CHAINS, FMA_PROBE_AVX2_CHAINS, FMA_PROBE_RUNS, FMA_PROBE_RUN_MILLISECONDS);
+        FMA_PROBE_AVX512_CHAINS, FMA_PROBE_AVX2_CHAINS, THROUGHPUT_PROBE_RUNS, THROUGHPUT_PROBE_RUN_MILLISECONDS,
+        POPCOUNT_PROBE_CHAINS);
 }
 
 int bench_probe_main(int argc, char **argv)
@@ -69,6 +75,24 @@ int bench_probe_main(int argc, char **argv)
                 printf(" %19.1f\n", per_thread / ghz);
             else
                 printf(" %19s\n", "n/a");
+            fflush(stdout);
+        }
+    }
+    const char *why = NULL;
+    if (!popcount_probe_available(&why)) {
+        printf("\nHamming ceiling unavailable: %s\n", why);
+    } else {
+        printf("\n%-12s %7s %9s %13s %19s   %s\n", "loop", "threads", "Gwords/s", "Gwords/s/thr", "words/cycle/thread",
+               "ceiling Gpairs/s at 64 / 256 / 1024 bits");
+        for (int t = 0; t < nthreads; t++) {
+            double gwords = popcount_probe_gwords((int)threads[t]);
+            double per_thread = gwords / (double)threads[t];
+            printf("%-12s %7d %9.2f %13.2f", "xor+popcnt", (int)threads[t], gwords, per_thread);
+            if (ghz > 0.0)
+                printf(" %19.2f", per_thread / ghz);
+            else
+                printf(" %19s", "n/a");
+            printf("   %.2f / %.2f / %.2f\n", gwords, gwords / 4.0, gwords / 16.0);
             fflush(stdout);
         }
     }

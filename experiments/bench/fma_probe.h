@@ -24,13 +24,10 @@ int fma_probe_available(fma_probe_width width, const char **why);
 
 /*
  * Peak GFLOPS (an FMA counts 2 flops) of `threads` threads each running the
- * loop at the same time (OpenMP): their total flops over the slowest
- * thread's time (= the sum of their rates when each has a core); the best of
- * FMA_PROBE_RUNS runs of about FMA_PROBE_RUN_MILLISECONDS each. 0 when the
- * probe is not available.
+ * loop at the same time: their total flops over the slowest thread's time
+ * (= the sum of their rates when each has a core), best of several short
+ * runs (throughput_probe.h). 0 when the probe is not available.
  */
-#define FMA_PROBE_RUNS 8
-#define FMA_PROBE_RUN_MILLISECONDS 30
 double fma_probe_gflops(fma_probe_width width, int threads);
 
 /*
