@@ -1,40 +1,95 @@
 /*
- * approx_problem.h - library-internal description of one approximate product,
- * shared by approx_sgemm and the methods behind it.
+ * approx_problem.h - library-internal description of approximate products
+ * and the interface every method behind approx_sgemm implements.
  *
- * approx_sgemm turns its CBLAS-style arguments into this form once: the m rows
- * of op(A) and the n columns of op(B) as two sets of k-dimensional vectors,
- * each given as a matrix (vector i = row i) with a layout and leading
- * dimension, and C as an m x n view with explicit strides. A method only ever
- * sees vector sets, so one implementation serves every layout and transpose.
+ * The public calls turn their CBLAS-style arguments into vector sets once:
+ * the m rows of op(A) and the n columns of op(B), each given as a matrix whose
+ * rows are the vectors (with a layout and leading dimension), and C as an
+ * m x n view with explicit strides. A method only ever sees vector sets, so
+ * one implementation serves every layout and transpose.
+ *
+ * A method works in three steps, which is what makes plans possible:
+ *   sketch_b   once per plan: whatever it keeps of op(B)'s n vectors;
+ *   sketch_a   once per product: whatever it needs of op(A)'s m vectors
+ *              (it may read the plan's state, e.g. for column-row sampling);
+ *   estimate   C := alpha * est + beta * C for the whole product, or
+ *   estimate_block  the estimates (alpha 1, beta 0) of a block of rows and
+ *              columns of op(A) op(B) into a small buffer, on the calling
+ *              thread only (top-k calls it from its own parallel loop).
  */
 #ifndef APPROX_PROBLEM_H
 #define APPROX_PROBLEM_H
+
+#include <stddef.h>
 
 #include "exact/smm_runtime.h"
 #include "sketchmm/approx.h"
 
 typedef struct {
-    smm_layout layout; /* storage of the n x d matrix whose rows are the vectors */
+    smm_layout layout; /* storage of the count x dim matrix whose rows are the vectors */
     int64_t count;     /* number of vectors */
     const float *data;
     int64_t ld;
 } approx_vectors;
 
+/* Element t of vector i of v. */
+static inline float approx_vectors_at(const approx_vectors *v, int64_t i, int64_t t)
+{
+    return v->layout == SMM_ROW_MAJOR ? v->data[i * v->ld + t] : v->data[t * v->ld + i];
+}
+
+/* The plan's side: op(B)'s n vectors (the caller's during a one-shot call, else the plan's copy). */
+typedef struct {
+    approx_vectors cols; /* the n columns of op(B), cols.count == n */
+    int64_t k;           /* their dimension, >= 1 */
+    approx_options opts; /* validated; num_threads resolved into the context instead */
+} approx_b_side;
+
+/* One product against a plan. */
 typedef struct {
     int64_t m, n, k;
     float alpha, beta;
     approx_vectors rows_a; /* the m rows of op(A) */
-    approx_vectors cols_b; /* the n columns of op(B) */
     float *C;              /* entry (i, j) at C[i * rs_c + j * cs_c]; one stride is 1 */
     int64_t rs_c, cs_c;
 } approx_problem;
 
-/*
- * C := alpha * est(op(A) op(B)) + beta * C with SimHash codes of opts->bits bits.
- * m, n, k > 0 and alpha != 0; all arguments already validated. C is written
- * only once both sides are sketched (errors leave C untouched).
- */
-smm_status approx_simhash_product(const smm_context *ctx, const approx_problem *p, const approx_options *opts);
+typedef struct {
+    /* Sketch op(B): *state gets what the method keeps (freed by free_state). ctx->threads threads. */
+    smm_status (*sketch_b)(const smm_context *ctx, const approx_b_side *b, void **state);
+    /* Sketch the m rows of op(A) for a product against (b, b_state). ctx->threads threads. */
+    smm_status (*sketch_a)(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+                           const approx_vectors *rows_a, void **a_state);
+    /*
+     * C := alpha * est + beta * C (p->m x p->n, p->alpha != 0; beta == 0
+     * means C is write-only). ctx->threads threads. Statuses only for
+     * allocation failures; C untouched then.
+     */
+    smm_status (*estimate)(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+                           const void *a_state, const approx_problem *p);
+    /*
+     * Bytes of workspace estimate_block needs for blocks of up to rows x cols
+     * entries (0: none).
+     */
+    size_t (*block_work_bytes)(const approx_b_side *b, const void *b_state, int64_t rows, int64_t cols);
+    /*
+     * out[r * ldo + c] = est(a_{i0 + r}, b_{j0 + c}) (alpha 1, beta 0) for
+     * r < rows, c < cols: the values estimate writes (up to the rounding
+     * noted by a method); on the calling thread only (ctx1->threads == 1),
+     * with `work` of block_work_bytes(b, b_state, rows, cols). Never fails.
+     */
+    void (*estimate_block)(const smm_context *ctx1, const approx_b_side *b, const void *b_state,
+                           const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
+                           int64_t ldo, void *work);
+    /* Free a state of sketch_b or sketch_a (NULL is a no-op). */
+    void (*free_state)(void *state);
+} approx_method_ops;
+
+/* The methods (approx_codes.c: the four sketch families; approx_classical.c: the rest). */
+const approx_method_ops *approx_codes_ops(approx_method method);
+const approx_method_ops *approx_classical_ops(approx_method method);
+
+/* The ops of any method, or NULL for an unknown one. */
+const approx_method_ops *approx_ops(approx_method method);
 
 #endif /* APPROX_PROBLEM_H */

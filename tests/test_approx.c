@@ -1,60 +1,50 @@
 /*
- * test_approx.c - approx_sgemm: agreement with its definition (codes, Hamming
- * distance, cosine estimate, norms) in every layout and transpose, error that
- * falls as bits grow, reproducibility across ISA paths and thread counts, and
- * the statuses of bad input.
+ * test_approx.c - approx_sgemm with the four sketch families: agreement with
+ * the definition (codes, Hamming distance or match count, cosine estimate,
+ * norms) in every layout and transpose, error that falls as bits grow,
+ * reproducibility across ISA paths and thread counts, and the statuses of
+ * bad input. (Plans and top-k: test_approx_topk.c; the classical methods:
+ * test_approx_classical.c.)
  */
 #include <math.h>
 #include <string.h>
 
 #include "test_util.h"
 
-/* Aligned data: every vector is a shared direction plus smaller noise. */
-static void fill_aligned(float *x, int64_t count, int64_t d, const float *direction, float noise, uint64_t *rng)
-{
-    for (int64_t i = 0; i < count; i++)
-        for (int64_t t = 0; t < d; t++)
-            x[i * d + t] = direction[t] + noise * test_rng_uniform(rng);
-}
-
 /* Store the row-major m x k matrix X (as op(X)) into `stored` for layout/trans, leading dimension ld. */
-static void store(smm_layout layout, smm_trans trans, int64_t rows, int64_t cols, const float *X, float *stored,
-                  int64_t ld)
-{
-    for (int64_t i = 0; i < rows; i++)
-        for (int64_t j = 0; j < cols; j++) {
-            /* op(X)(i, j) is stored X(i, j) or X(j, i) */
-            const int64_t r = trans == SMM_NO_TRANS ? i : j, c = trans == SMM_NO_TRANS ? j : i;
-            stored[layout == SMM_ROW_MAJOR ? r * ld + c : c * ld + r] = X[i * cols + j];
-        }
-}
-
-static int64_t stored_size(smm_layout layout, smm_trans trans, int64_t rows, int64_t cols, int64_t ld)
-{
-    const int64_t r = trans == SMM_NO_TRANS ? rows : cols, c = trans == SMM_NO_TRANS ? cols : rows;
-    return layout == SMM_ROW_MAJOR ? r * ld : c * ld;
-}
+static const approx_method families[] = { APPROX_SIMHASH, APPROX_SIMHASH_ORTHOGONAL, APPROX_SIMHASH_STRUCTURED,
+                                          APPROX_CROSSPOLYTOPE };
+static const sketch_family family_of[] = { SKETCH_SIMHASH, SKETCH_SIMHASH_ORTHOGONAL, SKETCH_SIMHASH_STRUCTURED,
+                                           SKETCH_CROSSPOLYTOPE };
 
 /* Expected C(i, j) from the documented definition, computed with the public sketch API. */
 static void expected_product(int64_t m, int64_t n, int64_t k, float alpha, const float *opA, const float *opBt,
-                             float beta, const float *C0, const approx_options *o, float *E)
+                             float beta, const float *C0, const approx_options *o, int family, float *E)
 {
-    const int64_t w = sketch_words(o->bits);
+    const sketch_family f = family_of[family];
+    int64_t w;
+    ck_assert_int_eq(sketch_code_words(f, k, o->bits, &w), SMM_OK);
     uint64_t *ca = malloc((size_t)(m * w) * 8), *cb = malloc((size_t)(n * w) * 8);
     float *na = malloc((size_t)m * 4), *nb = malloc((size_t)n * 4);
     uint32_t *h = malloc((size_t)(m * n) * 4);
-    ck_assert_int_eq(sketch_simhash_encode(SMM_ROW_MAJOR, m, k, opA, k, o->bits, o->seed, ca, w, na), SMM_OK);
-    ck_assert_int_eq(sketch_simhash_encode(SMM_ROW_MAJOR, n, k, opBt, k, o->bits, o->seed, cb, w, nb), SMM_OK);
-    ck_assert_int_eq(sketch_hamming_u32(m, ca, w, n, cb, w, w, h, n), SMM_OK);
+    uint16_t *matches = malloc((size_t)(m * n) * 2);
+    ck_assert_int_eq(sketch_encode(f, SMM_ROW_MAJOR, m, k, opA, k, o->bits, o->seed, ca, w, na), SMM_OK);
+    ck_assert_int_eq(sketch_encode(f, SMM_ROW_MAJOR, n, k, opBt, k, o->bits, o->seed, cb, w, nb), SMM_OK);
+    if (f == SKETCH_CROSSPOLYTOPE)
+        ck_assert_int_eq(sketch_crosspolytope_matches(k, o->bits, m, ca, w, n, cb, w, matches, n), SMM_OK);
+    else
+        ck_assert_int_eq(sketch_hamming_u32(m, ca, w, n, cb, w, w, h, n), SMM_OK);
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            const float cosine = (float)sketch_cosine_estimate(h[i * n + j], o->bits);
+            const float cosine = f == SKETCH_CROSSPOLYTOPE
+                                     ? (float)sketch_crosspolytope_cosine_estimate(k, o->bits, matches[i * n + j])
+                                     : (float)sketch_cosine_estimate(h[i * n + j], o->bits);
             float v = alpha * (na[i] * nb[j] * cosine);
             if (beta != 0.0f)
                 v += beta * C0[i * n + j];
             E[i * n + j] = v;
         }
-    free(ca), free(cb), free(na), free(nb), free(h);
+    free(ca), free(cb), free(na), free(nb), free(h), free(matches);
 }
 
 START_TEST(matches_definition_in_every_layout)
@@ -69,8 +59,8 @@ START_TEST(matches_definition_in_every_layout)
     float *opA = malloc(sizeof(float) * m * k), *opBt = malloc(sizeof(float) * n * k);
     float *opB = malloc(sizeof(float) * k * n), *C0 = malloc(sizeof(float) * m * n);
     float *E = malloc(sizeof(float) * m * n);
-    fill_aligned(opA, m, k, direction, 1.0f, &rng);
-    fill_aligned(opBt, n, k, direction, 1.0f, &rng);
+    test_fill_aligned(opA, m, k, direction, 1.0f, &rng);
+    test_fill_aligned(opBt, n, k, direction, 1.0f, &rng);
     memset(opA + 5 * k, 0, sizeof(float) * k); /* a zero row of op(A) */
     for (int64_t p = 0; p < k; p++)
         for (int64_t j = 0; j < n; j++)
@@ -79,6 +69,7 @@ START_TEST(matches_definition_in_every_layout)
     approx_options o = APPROX_OPTIONS_INIT;
     o.bits = 200;
 
+    for (int fam = 0; fam < 4; fam++)
     for (int li = 0; li < 2; li++)
         for (int ta = 0; ta < 2; ta++)
             for (int tb = 0; tb < 2; tb++)
@@ -87,26 +78,27 @@ START_TEST(matches_definition_in_every_layout)
                     const int64_t lda = (trans[ta] == SMM_NO_TRANS) == (L == SMM_ROW_MAJOR) ? k + pad : m + pad;
                     const int64_t ldb = (trans[tb] == SMM_NO_TRANS) == (L == SMM_ROW_MAJOR) ? n + pad : k + pad;
                     const int64_t ldc = (L == SMM_ROW_MAJOR ? n : m) + pad;
-                    float *A = calloc((size_t)stored_size(L, trans[ta], m, k, lda), sizeof(float));
-                    float *B = calloc((size_t)stored_size(L, trans[tb], k, n, ldb), sizeof(float));
-                    float *C = malloc(sizeof(float) * (size_t)stored_size(L, SMM_NO_TRANS, m, n, ldc));
-                    store(L, trans[ta], m, k, opA, A, lda);
-                    store(L, trans[tb], k, n, opB, B, ldb);
+                    float *A = calloc((size_t)test_stored_size(L, trans[ta], m, k, lda), sizeof(float));
+                    float *B = calloc((size_t)test_stored_size(L, trans[tb], k, n, ldb), sizeof(float));
+                    float *C = malloc(sizeof(float) * (size_t)test_stored_size(L, SMM_NO_TRANS, m, n, ldc));
+                    test_store(L, trans[ta], m, k, opA, A, lda);
+                    test_store(L, trans[tb], k, n, opB, B, ldb);
                     const float beta = betas[ab], alpha = alphas[ab];
                     /* NaN everywhere: in the padding, and in C itself when beta == 0 (it must not leak). */
-                    for (int64_t i = 0; i < stored_size(L, SMM_NO_TRANS, m, n, ldc); i++)
+                    for (int64_t i = 0; i < test_stored_size(L, SMM_NO_TRANS, m, n, ldc); i++)
                         C[i] = NAN;
                     if (beta != 0.0f)
-                        store(L, SMM_NO_TRANS, m, n, C0, C, ldc);
+                        test_store(L, SMM_NO_TRANS, m, n, C0, C, ldc);
+                    o.method = families[fam];
                     ck_assert_int_eq(approx_sgemm(L, trans[ta], trans[tb], m, n, k, alpha, A, lda, B, ldb, beta, C,
                                                   ldc, &o),
                                      SMM_OK);
-                    expected_product(m, n, k, alpha, opA, opBt, beta, C0, &o, E);
+                    expected_product(m, n, k, alpha, opA, opBt, beta, C0, &o, fam, E);
                     for (int64_t i = 0; i < m; i++)
                         for (int64_t j = 0; j < n; j++) {
                             const float got = C[L == SMM_ROW_MAJOR ? i * ldc + j : j * ldc + i];
-                            ck_assert_msg(got == E[i * n + j], "layout %d transa %d transb %d (%lld,%lld): %g vs %g",
-                                          L, trans[ta], trans[tb], (long long)i, (long long)j, got, E[i * n + j]);
+                            ck_assert_msg(got == E[i * n + j], "%s layout %d transa %d transb %d (%lld,%lld): %g vs %g",
+                                          approx_method_name(o.method), L, trans[ta], trans[tb], (long long)i, (long long)j, got, E[i * n + j]);
                         }
                     const int64_t lines = L == SMM_ROW_MAJOR ? m : n, used = L == SMM_ROW_MAJOR ? n : m;
                     for (int64_t r = 0; r < lines; r++) /* the padding past each line is not written */
@@ -122,10 +114,12 @@ START_TEST(matches_definition_in_every_layout)
 END_TEST
 
 /* Relative Frobenius error of approx_sgemm against exact_sgemm. */
-static double relative_error(int64_t m, int64_t n, int64_t k, const float *A, const float *B, int32_t bits)
+static double relative_error(int64_t m, int64_t n, int64_t k, const float *A, const float *B, approx_method method,
+                             int32_t bits)
 {
     float *Y = malloc(sizeof(float) * m * n), *Z = malloc(sizeof(float) * m * n);
     approx_options o = APPROX_OPTIONS_INIT;
+    o.method = method;
     o.bits = bits;
     ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1, A, k, B, n, 0, Y, n), SMM_OK);
     ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1, A, k, B, n, 0, Z, n, &o),
@@ -146,20 +140,23 @@ START_TEST(error_falls_as_bits_grow)
     float direction[96];
     test_fill_uniform(direction, k, &rng);
     float *A = malloc(sizeof(float) * m * k), *Bt = malloc(sizeof(float) * n * k), *B = malloc(sizeof(float) * k * n);
-    fill_aligned(A, m, k, direction, 0.8f, &rng);
-    fill_aligned(Bt, n, k, direction, 0.8f, &rng);
+    test_fill_aligned(A, m, k, direction, 0.8f, &rng);
+    test_fill_aligned(Bt, n, k, direction, 0.8f, &rng);
     for (int64_t p = 0; p < k; p++)
         for (int64_t j = 0; j < n; j++)
             B[p * n + j] = Bt[j * k + p];
     const int32_t bits[] = { 64, 256, 1024, 4096 };
-    double err[4];
-    for (int i = 0; i < 4; i++) {
-        err[i] = relative_error(m, n, k, A, B, bits[i]);
-        if (i > 0)
-            ck_assert_msg(err[i] < 0.8 * err[i - 1], "bits %d: error %g, bits %d: %g", bits[i], err[i],
-                          bits[i - 1], err[i - 1]);
+    for (int fam = 0; fam < 4; fam++) {
+        double err[4];
+        for (int i = 0; i < 4; i++) {
+            err[i] = relative_error(m, n, k, A, B, families[fam], bits[i]);
+            if (i > 0)
+                ck_assert_msg(err[i] < 0.8 * err[i - 1], "%s bits %d: error %g, bits %d: %g",
+                              approx_method_name(families[fam]), bits[i], err[i], bits[i - 1], err[i - 1]);
+        }
+        ck_assert_msg(err[3] < 0.05, "%s, 4096 bits on aligned data: relative error %g",
+                      approx_method_name(families[fam]), err[3]);
     }
-    ck_assert_msg(err[3] < 0.05, "4096 bits on aligned data: relative error %g", err[3]);
     free(A), free(Bt), free(B);
 }
 END_TEST
@@ -172,14 +169,16 @@ START_TEST(same_result_on_every_isa_and_thread_count)
     float *ref = malloc(sizeof(float) * m * n), *C = malloc(sizeof(float) * m * n);
     test_fill_uniform(A, m * k, &rng);
     test_fill_uniform(B, k * n, &rng);
+    smm_isa isas[4];
+    const int count = test_supported_isas(isas);
+    for (int fam = 0; fam < 4; fam++) {
     approx_options o = APPROX_OPTIONS_INIT;
+    o.method = families[fam];
     o.bits = 130;
     o.num_threads = 1;
     ck_assert_int_eq(smm_set_isa(SMM_ISA_SCALAR), SMM_OK);
     ck_assert_int_eq(approx_sgemm(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, A, m, B, k, 0, ref, m, &o),
                      SMM_OK);
-    smm_isa isas[4];
-    const int count = test_supported_isas(isas);
     for (int i = 0; i < count; i++)
         for (int threads = 1; threads <= 3; threads++) {
             ck_assert_int_eq(smm_set_isa(isas[i]), SMM_OK);
@@ -187,9 +186,10 @@ START_TEST(same_result_on_every_isa_and_thread_count)
             ck_assert_int_eq(
                 approx_sgemm(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, A, m, B, k, 0, C, m, &o),
                 SMM_OK);
-            ck_assert_msg(memcmp(C, ref, sizeof(float) * m * n) == 0, "isa %s, %d threads differ",
-                          smm_isa_name(isas[i]), threads);
+            ck_assert_msg(memcmp(C, ref, sizeof(float) * m * n) == 0, "%s: isa %s, %d threads differ",
+                          approx_method_name(o.method), smm_isa_name(isas[i]), threads);
         }
+    }
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
     free(A), free(B), free(ref), free(C);
 }

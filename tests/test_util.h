@@ -34,6 +34,34 @@ static inline void test_fill_uniform(float *x, int64_t n, uint64_t *state)
         x[i] = test_rng_uniform(state);
 }
 
+/* rows x d, row-major: every row a shared direction plus uniform noise of the given size (aligned data). */
+static inline void test_fill_aligned(float *x, int64_t rows, int64_t d, const float *direction, float noise,
+                                     uint64_t *rng)
+{
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t t = 0; t < d; t++)
+            x[i * d + t] = direction[t] + noise * test_rng_uniform(rng);
+}
+
+/* Store the row-major rows x cols matrix X as op(stored) in `layout`, leading dimension ld. */
+static inline void test_store(smm_layout layout, smm_trans trans, int64_t rows, int64_t cols, const float *X,
+                              float *stored, int64_t ld)
+{
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++) {
+            /* op(X)(i, j) is stored X(i, j) or X(j, i) */
+            const int64_t r = trans == SMM_NO_TRANS ? i : j, c = trans == SMM_NO_TRANS ? j : i;
+            stored[layout == SMM_ROW_MAJOR ? r * ld + c : c * ld + r] = X[i * cols + j];
+        }
+}
+
+/* Floats a rows x cols op(X) takes when stored in `layout` with leading dimension ld. */
+static inline int64_t test_stored_size(smm_layout layout, smm_trans trans, int64_t rows, int64_t cols, int64_t ld)
+{
+    const int64_t r = trans == SMM_NO_TRANS ? rows : cols, c = trans == SMM_NO_TRANS ? cols : rows;
+    return layout == SMM_ROW_MAJOR ? r * ld : c * ld;
+}
+
 /*
  * The ISA paths this CPU supports, SMM_ISA_SCALAR first. Returns how many
  * were written to isas (at most 4).

@@ -1,5 +1,88 @@
 /*
- * sketchmm/approx.h - approximate matrix products from sketches.
+ * sketchmm/approx.h - approximate matrix products: C ~ alpha * op(A) op(B) +
+ * beta * C from sketches, and the top-k entries of each row of op(A) op(B)
+ * with exact values.
+ *
+ * One call, exact_sgemm's conventions (sketchmm/exact.h): approx_sgemm. Behind
+ * it, a plan: the sketch of op(B) made once (approx_plan_create) and used for
+ * any number of products with different A (approx_plan_multiply) and for
+ * top-k search (approx_plan_topk). approx_sgemm and approx_topk are the
+ * one-shot forms (create, use, free).
+ *
+ * Notation: a_i is row i of op(A) (m rows), b_j column j of op(B) (n
+ * columns), both of dimension k; C_ij = <a_i, b_j>. The alignment
+ * ||op(A) op(B)||_F / (||A||_F ||B||_F) (<= 1) says how much of the norms
+ * the product keeps: estimates whose error scales with |a_i| |b_j| are only
+ * useful where it is large (report it with any error figure).
+ *
+ * Methods (approx_options.method)
+ *
+ * Sketch families (sketchmm/sketch.h): each a_i and b_j gets a code of
+ * opts->bits bits and its norm; C_ij ~ |a_i| |b_j| cos-estimate(code_i,
+ * code_j). The estimate of one entry takes bits / 64 xor-popcounts and one
+ * table lookup (the estimator is a function of a small integer), fused: the
+ * distance matrix is never stored. Cost: sketching both sides (per family
+ * below) + m n (bits / 64) word operations. Error: the cosine estimate's
+ * standard deviation times |a_i| |b_j|, independent of m, n and k; it falls
+ * as 1 / sqrt(bits). For SimHash near cosine 0, sd(cos) ~ sqrt(2.47 / bits).
+ *   APPROX_SIMHASH              dense Gaussian hyperplanes; sketching costs
+ *                               2 bits k flops per vector (SGEMM).
+ *                               Var[theta-hat] = theta (pi - theta) / bits.
+ *   APPROX_SIMHASH_ORTHOGONAL   hyperplanes orthonormalised in blocks
+ *                               ("super-bit"): the same cost plus the
+ *                               orthonormalisation; variance at most SimHash's.
+ *   APPROX_SIMHASH_STRUCTURED   3 rounds of random signs and Walsh-Hadamard
+ *                               transform: O(k log k) per vector and bits / K'
+ *                               blocks (K' = k rounded up to a power of two).
+ *   APPROX_CROSSPOLYTOPE        cross-polytope LSH on the same rotations; the
+ *                               cosine comes from the calibrated collision
+ *                               table of sketch_crosspolytope_cosine_estimate.
+ *
+ * Classical randomised products (sketch dimension s = opts->sketch_dim): a
+ * random k x s matrix S, the same for both sides, and
+ *   C ~ (op(A) S) (S^T op(B)),
+ * both factors and their product computed with exact_sgemm. Cost: sketching
+ * (below) + 2 m n s flops. Each is unbiased, E[S S^T] = I, and for fixed
+ * i, j the entry error has variance about (|a_i|^2 |b_j|^2 + C_ij^2) / s
+ * (Gaussian; the others within small factors), so the relative Frobenius
+ * error is about sqrt((1 + alignment^2) / (s alignment^2)) on aligned data.
+ *   APPROX_GAUSSIAN_PROJECTION  S = G / sqrt(s), G i.i.d. N(0, 1) from (seed,
+ *                               row, column) through xxHash. Sketching:
+ *                               2 k s flops per vector (SGEMM).
+ *   APPROX_SRHT                 subsampled randomized Hadamard transform:
+ *                               S = sqrt(K'/s) D H P / sqrt(K') with D random
+ *                               signs, H the Walsh-Hadamard matrix of order K'
+ *                               (k zero-padded to a power of two, the
+ *                               library's FWHT) and P s coordinates drawn
+ *                               uniformly with replacement. Sketching:
+ *                               K' log2 K' additions per vector.
+ *   APPROX_COUNTSKETCH          each coordinate t goes to bucket h(t) in 0..s-1
+ *                               with sign sigma(t) (both from xxHash):
+ *                               one pass over the vector, k additions.
+ *   APPROX_CR_SAMPLING          column-row sampling (Drineas, Kannan, Mahoney
+ *                               2006): s indices t drawn with replacement with
+ *                               probability p_t proportional to
+ *                               |column t of op(A)| |row t of op(B)|, and
+ *                               C ~ sum over draws of a_:t b_t: / (s p_t).
+ *                               Unbiased; E||C - C-hat||_F^2 <=
+ *                               ||A||_F^2 ||B||_F^2 / s, the smallest bound
+ *                               of any sampling distribution. The draw needs
+ *                               op(A)'s column norms, so a plan keeps a copy
+ *                               of op(B) and samples at multiply time.
+ *
+ * Reproducibility: every method's randomness is a function of (method, seed,
+ * sizes) alone. The sketch-family methods give bit-identical C for every
+ * thread count and ISA path. The classical methods compute the same sketches
+ * everywhere and multiply them with exact_sgemm: bit-identical for every
+ * thread count, equal across ISA paths up to exact_sgemm's float rounding.
+ *
+ * Statuses: every function returns SMM_OK or leaves its outputs untouched and
+ * returns a status of sketchmm/common.h: the argument statuses of
+ * exact_sgemm, SMM_ERR_BAD_METHOD (unknown method), SMM_ERR_BAD_BITS (bits
+ * outside 1..SKETCH_MAX_BITS for a sketch family), SMM_ERR_BAD_ARGUMENT
+ * (sketch_dim outside 1..APPROX_MAX_SKETCH_DIM for a classical method; a bad
+ * top-k or candidate count), SMM_ERR_BAD_THREADS, SMM_ERR_NON_FINITE (NaN or
+ * Inf in A or B), SMM_ERR_NO_MEMORY, SMM_ERR_OVERFLOW.
  */
 #ifndef SKETCHMM_APPROX_H
 #define SKETCHMM_APPROX_H
@@ -10,24 +93,42 @@
 extern "C" {
 #endif
 
-/* Approximation methods. The numbers are stable. */
+/* Approximation methods (see the top of this file). The numbers are stable. */
 typedef enum {
-    APPROX_SIMHASH = 1 /* dense Gaussian random hyperplanes (sketch_simhash_encode) */
+    APPROX_SIMHASH = 1,
+    APPROX_SIMHASH_ORTHOGONAL = 2,
+    APPROX_SIMHASH_STRUCTURED = 3,
+    APPROX_CROSSPOLYTOPE = 4,
+    APPROX_GAUSSIAN_PROJECTION = 5,
+    APPROX_SRHT = 6,
+    APPROX_COUNTSKETCH = 7,
+    APPROX_CR_SAMPLING = 8
 } approx_method;
 
+/* Largest sketch dimension of the classical methods. */
+#define APPROX_MAX_SKETCH_DIM (1 << 20)
+
+/* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
+ * "gaussian_projection", "srht", "countsketch", "cr_sampling", or NULL. */
+const char *approx_method_name(approx_method method);
+
+/* 1 for the four sketch-family methods (sized by bits), 0 for the classical ones (sized by sketch_dim). */
+int approx_method_uses_bits(approx_method method);
+
 /*
- * Options of approx_sgemm. Initialise with APPROX_OPTIONS_INIT or
- * approx_options_init() and change the fields you need; a NULL options
- * pointer means the defaults.
+ * Options. Initialise with APPROX_OPTIONS_INIT or approx_options_init() and
+ * change the fields you need; a NULL options pointer means the defaults.
  */
 typedef struct {
-    approx_method method; /* default APPROX_SIMHASH */
-    int32_t bits;         /* sketch length per vector, 1..SKETCH_MAX_BITS; default 256 */
-    uint64_t seed;        /* hyperplane seed; default 0x5eed */
-    int32_t num_threads;  /* threads for this call, 0..SMM_MAX_THREADS; 0 (default) means smm_get_num_threads() */
+    approx_method method;  /* default APPROX_SIMHASH */
+    int32_t bits;          /* code length of the sketch families, 1..SKETCH_MAX_BITS; default 256 */
+    int32_t sketch_dim;    /* s of the classical methods, 1..APPROX_MAX_SKETCH_DIM; default 64 */
+    uint64_t seed;         /* seed of every random choice; default 0x5eed */
+    int32_t num_threads;   /* threads, 0..SMM_MAX_THREADS; 0 (default) means smm_get_num_threads() */
+    int32_t candidates;    /* top-k: candidates per row refined exactly (>= topk); 0 (default) means 10 topk */
 } approx_options;
 
-#define APPROX_OPTIONS_INIT { APPROX_SIMHASH, 256, UINT64_C(0x5eed), 0 }
+#define APPROX_OPTIONS_INIT { APPROX_SIMHASH, 256, 64, UINT64_C(0x5eed), 0, 0 }
 
 /* Set *opts to the defaults above (no-op for NULL). */
 void approx_options_init(approx_options *opts);
@@ -36,28 +137,100 @@ void approx_options_init(approx_options *opts);
  * approx_sgemm - C := alpha * est(op(A) * op(B)) + beta * C.
  *
  * Arguments, shapes, leading dimensions, layouts and the beta == 0, k == 0,
- * m == 0 / n == 0 rules are those of exact_sgemm (sketchmm/exact.h).
- *
- * With APPROX_SIMHASH, each row a_i of op(A) and each column b_j of op(B)
- * gets a SimHash code of opts->bits bits (same seed for both sides) and its
- * norm; entry (i, j) is estimated as ||a_i|| ||b_j|| cos(pi * h_ij / bits),
- * h_ij the Hamming distance of the two codes (see sketchmm/sketch.h). A zero
- * row or column gives 0. The cosine estimate has standard deviation about
- * sqrt(theta (pi - theta) / bits) * sin(theta) at angle theta, so the
- * estimate is useful where rows and columns are well aligned.
- *
- * The result depends only on the inputs and the options' method, bits and
- * seed: it is bit-identical for every thread count and ISA path.
- *
- * Returns SMM_OK or, leaving C untouched: every status of exact_sgemm,
- * SMM_ERR_BAD_METHOD, SMM_ERR_BAD_BITS, SMM_ERR_BAD_THREADS (num_threads
- * outside 0..SMM_MAX_THREADS), SMM_ERR_NON_FINITE (A or B holds NaN or Inf).
+ * m == 0 / n == 0 rules are those of exact_sgemm (sketchmm/exact.h); k == 0
+ * or alpha == 0 compute beta * C exactly, without sketching. For the sketch
+ * families a zero row or column gives 0. Same as approx_plan_create on B,
+ * approx_plan_multiply, approx_plan_free.
  */
 smm_status approx_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
                         int64_t m, int64_t n, int64_t k, float alpha,
                         const float *A, int64_t lda, const float *B, int64_t ldb,
                         float beta, float *C, int64_t ldc,
                         const approx_options *opts);
+
+/* ------------------------------------------------------------------------
+ * Plans: sketch op(B) once, multiply many times
+ * ------------------------------------------------------------------------ */
+
+/* Opaque. */
+typedef struct approx_plan approx_plan;
+
+/*
+ * approx_plan_create - sketch the n columns of op(B) (op(B) is k x n; B is
+ * stored in `layout` with leading dimension ldb, as exact_sgemm's B) with the
+ * method and options of opts (copied into the plan; NULL: defaults) and
+ * return the plan in *plan. The plan also keeps a copy of op(B) as n
+ * contiguous vectors of k floats (4 n k bytes): top-k refines candidates
+ * with it, and column-row sampling draws from it; the caller's B is not
+ * referenced after the call. k >= 1, n >= 1.
+ * Returns SMM_OK, or a status with *plan set to NULL (plan itself NULL:
+ * SMM_ERR_NULL_POINTER).
+ */
+smm_status approx_plan_create(smm_layout layout, smm_trans transb, int64_t k, int64_t n,
+                              const float *B, int64_t ldb, const approx_options *opts,
+                              approx_plan **plan);
+
+/* Free a plan (NULL is a no-op). */
+void approx_plan_free(approx_plan *plan);
+
+/* The plan's k, n and options (any pointer may be NULL). SMM_ERR_NULL_POINTER for a NULL plan. */
+smm_status approx_plan_info(const approx_plan *plan, int64_t *k, int64_t *n, approx_options *opts);
+
+/*
+ * approx_plan_multiply - C := alpha * est(op(A) * op(B)) + beta * C with the
+ * plan's op(B): op(A) is m x k (A stored in `layout`, leading dimension lda),
+ * C is m x n in `layout` with leading dimension ldc, as in exact_sgemm.
+ * Gives exactly the C of approx_sgemm with the same arguments and options.
+ * num_threads > 0 in the plan's options sets the threads. The plan is not
+ * modified: several threads may multiply with one plan at once.
+ */
+smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_trans transa,
+                                int64_t m, float alpha, const float *A, int64_t lda,
+                                float beta, float *C, int64_t ldc);
+
+/* ------------------------------------------------------------------------
+ * Top-k: the largest entries of each row of op(A) op(B), with exact values
+ * ------------------------------------------------------------------------ */
+
+/*
+ * approx_plan_topk - for each row a_i of op(A) (m x k in `layout`, leading
+ * dimension lda), the topk columns j with the largest <a_i, b_j>:
+ *   1. the method estimates row i of op(A) op(B) (as approx_plan_multiply
+ *      with alpha = 1, beta = 0, never stored whole) and keeps the
+ *      `candidates` columns with the largest estimates (opts->candidates of
+ *      the plan, 0 meaning 10 * topk; at most n; ties to the smaller j);
+ *   2. <a_i, b_j> is computed exactly (double accumulation, rounded to
+ *      float) for those candidates only, and the topk largest are returned:
+ *      idx[i * ldk + t] the column, val[i * ldk + t] the exact value, t = 0
+ *      .. topk - 1, in decreasing value (ties: smaller index first).
+ * Values are exact; only recall is approximate (with candidates = n the
+ * result is the exact top-k). Cost: the estimate (see the methods) plus a
+ * selection pass over n estimates per row plus 2 candidates k flops per row.
+ * 1 <= topk <= n, candidates (when set) in topk..n (SMM_ERR_BAD_ARGUMENT
+ * otherwise); ldk >= topk (SMM_ERR_BAD_LEADING_DIM). Bit-identical for every
+ * thread count; for the sketch families also for every ISA path.
+ */
+smm_status approx_plan_topk(const approx_plan *plan, smm_layout layout, smm_trans transa,
+                            int64_t m, const float *A, int64_t lda,
+                            int64_t topk, int64_t *idx, float *val, int64_t ldk);
+
+/* One-shot top-k: approx_plan_create on (layout, transb, k, n, B, ldb), approx_plan_topk, free. */
+smm_status approx_topk(smm_layout layout, smm_trans transa, smm_trans transb,
+                       int64_t m, int64_t n, int64_t k,
+                       const float *A, int64_t lda, const float *B, int64_t ldb,
+                       int64_t topk, int64_t *idx, float *val, int64_t ldk,
+                       const approx_options *opts);
+
+/*
+ * exact_topk - the reference for approx_topk: the same outputs from the full
+ * product computed by exact_sgemm in blocks of rows and an exact per-row
+ * selection (values from exact_sgemm, not recomputed). For the speed and
+ * recall comparisons of the benchmarks; same statuses.
+ */
+smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
+                      int64_t m, int64_t n, int64_t k,
+                      const float *A, int64_t lda, const float *B, int64_t ldb,
+                      int64_t topk, int64_t *idx, float *val, int64_t ldk);
 
 #ifdef __cplusplus
 }

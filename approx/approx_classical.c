@@ -1,0 +1,287 @@
+/*
+ * approx_classical.c - the part the four classical randomised products share
+ * (approx_classical.h): C ~ alpha * AS * SB + beta * C with AS = op(A) S and
+ * SB = S^T op(B), behind the method interface of approx_problem.h.
+ *
+ * States (one struct for both sides, freed by classical_free_state)
+ *   b state   linear sketches (Gaussian, SRHT, CountSketch): the method's S
+ *             and SB = S^T op(B), s x n row-major, made once per plan;
+ *             column-row sampling: the norms of op(B)'s rows only (k
+ *             doubles), since its S depends on op(A) too.
+ *   a state   AS = op(A) S, m x s row-major; for column-row sampling also
+ *             its own SB, built from the plan's op(B) (b->cols stays valid
+ *             for the plan's life) with the same sampled coordinates.
+ *
+ * The product: estimate is one exact_sgemm_with call writing
+ * alpha * AS * SB + beta * C straight into the caller's C (so an allocation
+ * failure leaves C untouched, and beta == 0 never reads C); estimate_block
+ * computes a block of rows and columns of AS * SB the same way on one
+ * thread. exact_sgemm rounds every entry the same way whatever C's layout,
+ * the block or the thread count, except that it splits the sum over s in
+ * chunks of its kc (256) on its packed path and not on its small-product
+ * path: when s > 256 a block may round differently from the whole product
+ * (estimate_block's values then equal estimate's up to float rounding). If
+ * exact_sgemm cannot allocate its workspace in estimate_block, which must
+ * not fail, the block is computed by a plain double-accumulation loop.
+ */
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "approx/approx_classical.h"
+#include "exact/sgemm.h"
+
+/* ------------------------------------------------------------------------
+ * Shared helpers
+ * ------------------------------------------------------------------------ */
+
+uint64_t classical_seed(const char *domain, uint64_t seed)
+{
+    return XXH3_64bits_withSeed(domain, strlen(domain), seed);
+}
+
+uint64_t classical_hash(uint64_t seed, uint64_t index)
+{
+    unsigned char key[8];
+    for (int i = 0; i < 8; i++)
+        key[i] = (unsigned char)(index >> (8 * i));
+    return XXH3_64bits_withSeed(key, sizeof key, seed);
+}
+
+void *classical_alloc(int64_t rows, int64_t cols, size_t elem_size, smm_status *status)
+{
+    int64_t elems, bytes;
+    if (smm_mul_size(rows, cols, &elems) != SMM_OK || smm_mul_size(elems, (int64_t)elem_size, &bytes) != SMM_OK ||
+        (uint64_t)bytes > (uint64_t)PTRDIFF_MAX) {
+        *status = SMM_ERR_OVERFLOW;
+        return NULL;
+    }
+    void *p = smm_aligned_alloc(bytes > 0 ? (size_t)bytes : 1);
+    if (p == NULL)
+        *status = SMM_ERR_NO_MEMORY;
+    return p;
+}
+
+void classical_view_matrix(int64_t rows, int64_t cols, int64_t rs, int64_t cs, smm_layout *layout, int64_t *ld)
+{
+    if (cs == 1 && (rs != 1 || rows == 1)) {
+        *layout = SMM_ROW_MAJOR;
+        *ld = rows == 1 && rs < cols ? cols : rs;
+    } else {
+        *layout = SMM_COL_MAJOR;
+        *ld = cols == 1 && cs < rows ? rows : cs;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * States
+ * ------------------------------------------------------------------------ */
+
+typedef struct {
+    int64_t s;                              /* sketch dimension */
+    const classical_sketch_ops *sketch_ops; /* b state of a linear sketch: its S */
+    void *sketch;
+    double *coord_norms; /* b state of column-row sampling: norms of op(B)'s rows */
+    float *as;           /* a state: AS, m x s row-major */
+    float *sb;           /* SB, s x n row-major: b state of a linear sketch, a state of column-row sampling */
+} classical_state;
+
+static void classical_free_state(void *state)
+{
+    classical_state *st = state;
+    if (st == NULL)
+        return;
+    if (st->sketch_ops != NULL)
+        st->sketch_ops->free(st->sketch);
+    smm_aligned_free(st->coord_norms);
+    smm_aligned_free(st->as);
+    smm_aligned_free(st->sb);
+    smm_aligned_free(st);
+}
+
+static classical_state *classical_new_state(int64_t s, smm_status *status)
+{
+    classical_state *st = classical_alloc(1, 1, sizeof *st, status);
+    if (st != NULL)
+        *st = (classical_state){ .s = s };
+    return st;
+}
+
+/* Hand a finished state out, or free it when something failed. */
+static smm_status classical_finish_state(classical_state *st, smm_status status, void **state)
+{
+    if (status != SMM_OK) {
+        classical_free_state(st);
+        return status;
+    }
+    *state = st;
+    return SMM_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Linear sketches: S from (method, seed, k, s); SB once per plan
+ * ------------------------------------------------------------------------ */
+
+static const classical_sketch_ops *linear_sketch_of(approx_method method)
+{
+    switch (method) {
+    case APPROX_GAUSSIAN_PROJECTION: return &classical_gaussian_sketch;
+    case APPROX_SRHT: return &classical_srht_sketch;
+    case APPROX_COUNTSKETCH: return &classical_countsketch_sketch;
+    default: return NULL;
+    }
+}
+
+static smm_status linear_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
+{
+    *state = NULL;
+    smm_status status = SMM_OK;
+    const int64_t n = b->cols.count;
+    classical_state *st = classical_new_state(b->opts.sketch_dim, &status);
+    if (st == NULL)
+        return status;
+    st->sketch_ops = linear_sketch_of(b->opts.method);
+    status = st->sketch_ops->create(ctx, b->k, st->s, b->opts.seed, &st->sketch);
+    if (status == SMM_OK)
+        st->sb = classical_alloc(st->s, n, sizeof(float), &status);
+    if (status == SMM_OK) {
+        const classical_view sb = { st->sb, 1, n }; /* S^T b_j is column j of SB */
+        status = st->sketch_ops->apply(ctx, st->sketch, &b->cols, sb);
+    }
+    return classical_finish_state(st, status, state);
+}
+
+static smm_status linear_sketch_a(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+                                  const approx_vectors *rows_a, void **a_state)
+{
+    (void)b;
+    *a_state = NULL;
+    const classical_state *bs = b_state;
+    smm_status status = SMM_OK;
+    classical_state *st = classical_new_state(bs->s, &status);
+    if (st == NULL)
+        return status;
+    st->as = classical_alloc(rows_a->count, st->s, sizeof(float), &status);
+    if (status == SMM_OK) {
+        const classical_view as = { st->as, st->s, 1 }; /* S^T a_i is row i of AS */
+        status = bs->sketch_ops->apply(ctx, bs->sketch, rows_a, as);
+    }
+    return classical_finish_state(st, status, a_state);
+}
+
+/* ------------------------------------------------------------------------
+ * Column-row sampling: op(B)'s row norms per plan, S drawn per product
+ * ------------------------------------------------------------------------ */
+
+static smm_status cr_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
+{
+    *state = NULL;
+    smm_status status = SMM_OK;
+    classical_state *st = classical_new_state(b->opts.sketch_dim, &status);
+    if (st == NULL)
+        return status;
+    st->coord_norms = classical_alloc(b->k, 1, sizeof(double), &status);
+    if (status == SMM_OK)
+        cr_coordinate_norms(ctx, &b->cols, b->k, st->coord_norms);
+    return classical_finish_state(st, status, state);
+}
+
+static smm_status cr_sketch_a(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+                              const approx_vectors *rows_a, void **a_state)
+{
+    *a_state = NULL;
+    const classical_state *bs = b_state;
+    smm_status status = SMM_OK;
+    classical_state *st = classical_new_state(bs->s, &status);
+    if (st == NULL)
+        return status;
+    double *a_norms = classical_alloc(b->k, 1, sizeof(double), &status);
+    st->as = classical_alloc(rows_a->count, st->s, sizeof(float), &status);
+    st->sb = classical_alloc(st->s, b->cols.count, sizeof(float), &status);
+    if (status == SMM_OK) {
+        cr_coordinate_norms(ctx, rows_a, b->k, a_norms);
+        status = cr_sample_factors(ctx, rows_a, a_norms, &b->cols, bs->coord_norms, b->k, st->s, b->opts.seed,
+                                   st->as, st->sb);
+    }
+    smm_aligned_free(a_norms);
+    return classical_finish_state(st, status, a_state);
+}
+
+/* ------------------------------------------------------------------------
+ * The product AS * SB
+ * ------------------------------------------------------------------------ */
+
+/* SB of a product: the a state's (column-row sampling) or the plan's. */
+static const float *factor_sb(const void *b_state, const void *a_state)
+{
+    const classical_state *as = a_state, *bs = b_state;
+    return as->sb != NULL ? as->sb : bs->sb;
+}
+
+static smm_status classical_estimate(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+                                     const void *a_state, const approx_problem *p)
+{
+    (void)b;
+    const classical_state *as = a_state;
+    const float *sb = factor_sb(b_state, a_state);
+    smm_layout layout;
+    int64_t ldc;
+    classical_view_matrix(p->m, p->n, p->rs_c, p->cs_c, &layout, &ldc);
+    /* AS (m x s) and SB (s x n) are row-major: as stored column-major they are transposed */
+    const smm_trans trans = layout == SMM_ROW_MAJOR ? SMM_NO_TRANS : SMM_TRANS;
+    return exact_sgemm_with(ctx, layout, trans, trans, p->m, p->n, as->s, p->alpha, as->as, as->s, sb, p->n,
+                            p->beta, p->C, ldc);
+}
+
+static size_t classical_block_work_bytes(const approx_b_side *b, const void *b_state, int64_t rows, int64_t cols)
+{
+    (void)b;
+    (void)b_state;
+    (void)rows;
+    (void)cols;
+    return 0;
+}
+
+static void classical_estimate_block(const smm_context *ctx1, const approx_b_side *b, const void *b_state,
+                                     const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols,
+                                     float *out, int64_t ldo, void *work)
+{
+    (void)work;
+    const classical_state *as = a_state;
+    const int64_t n = b->cols.count, s = as->s;
+    const float *as_rows = as->as + i0 * s;                  /* rows i0 .. of AS */
+    const float *sb_cols = factor_sb(b_state, a_state) + j0; /* columns j0 .. of SB */
+    if (exact_sgemm_with(ctx1, SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, rows, cols, s, 1.0f, as_rows, s, sb_cols,
+                         n, 0.0f, out, ldo) == SMM_OK)
+        return;
+    /* exact_sgemm could not allocate its workspace: the same sums without one */
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < cols; j++) {
+            double acc = 0.0;
+            for (int64_t c = 0; c < s; c++)
+                acc += (double)as_rows[r * s + c] * (double)sb_cols[c * n + j];
+            out[r * ldo + j] = (float)acc;
+        }
+}
+
+/* ------------------------------------------------------------------------
+ * The method tables
+ * ------------------------------------------------------------------------ */
+
+static const approx_method_ops linear_sketch_ops = {
+    linear_sketch_b, linear_sketch_a, classical_estimate, classical_block_work_bytes, classical_estimate_block,
+    classical_free_state,
+};
+
+static const approx_method_ops cr_sampling_ops = {
+    cr_sketch_b, cr_sketch_a, classical_estimate, classical_block_work_bytes, classical_estimate_block,
+    classical_free_state,
+};
+
+const approx_method_ops *approx_classical_ops(approx_method method)
+{
+    if (method == APPROX_CR_SAMPLING)
+        return &cr_sampling_ops;
+    return linear_sketch_of(method) != NULL ? &linear_sketch_ops : NULL;
+}

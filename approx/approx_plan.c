@@ -1,0 +1,305 @@
+/*
+ * approx_plan.c - plans: the sketch of op(B) made once (approx_plan_create)
+ * and the products against it (approx_plan_multiply); the option checks,
+ * method table and argument plumbing every approximate entry point shares.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "approx/approx_plan.h"
+#include "exact/sgemm.h"
+#include "sketchmm/sketch.h"
+
+void approx_options_init(approx_options *opts)
+{
+    if (opts) {
+        const approx_options defaults = APPROX_OPTIONS_INIT;
+        *opts = defaults;
+    }
+}
+
+const char *approx_method_name(approx_method method)
+{
+    switch (method) {
+    case APPROX_SIMHASH: return "simhash";
+    case APPROX_SIMHASH_ORTHOGONAL: return "simhash_orthogonal";
+    case APPROX_SIMHASH_STRUCTURED: return "simhash_structured";
+    case APPROX_CROSSPOLYTOPE: return "crosspolytope";
+    case APPROX_GAUSSIAN_PROJECTION: return "gaussian_projection";
+    case APPROX_SRHT: return "srht";
+    case APPROX_COUNTSKETCH: return "countsketch";
+    case APPROX_CR_SAMPLING: return "cr_sampling";
+    default: return NULL;
+    }
+}
+
+int approx_method_uses_bits(approx_method method)
+{
+    return approx_codes_ops(method) != NULL;
+}
+
+const approx_method_ops *approx_ops(approx_method method)
+{
+    const approx_method_ops *ops = approx_codes_ops(method);
+    return ops != NULL ? ops : approx_classical_ops(method);
+}
+
+smm_status approx_check_options(const approx_options *opts)
+{
+    if (approx_ops(opts->method) == NULL)
+        return SMM_ERR_BAD_METHOD;
+    if (approx_method_uses_bits(opts->method)) {
+        if (sketch_words(opts->bits) == 0)
+            return SMM_ERR_BAD_BITS;
+    } else if (opts->sketch_dim < 1 || opts->sketch_dim > APPROX_MAX_SKETCH_DIM) {
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    if (opts->num_threads < 0 || opts->num_threads > SMM_MAX_THREADS)
+        return SMM_ERR_BAD_THREADS;
+    if (opts->candidates < 0)
+        return SMM_ERR_BAD_ARGUMENT;
+    return SMM_OK;
+}
+
+smm_status approx_context(const approx_options *opts, smm_context *ctx)
+{
+    smm_status s = smm_context_current(ctx);
+    if (s == SMM_OK && opts->num_threads > 0)
+        ctx->threads = opts->num_threads;
+    return s;
+}
+
+smm_status approx_resolve(const approx_options **opts, approx_options *defaults, smm_context *ctx)
+{
+    if (*opts == NULL) {
+        approx_options_init(defaults);
+        *opts = defaults;
+    }
+    smm_status s = approx_check_options(*opts);
+    if (s == SMM_OK)
+        s = approx_context(*opts, ctx);
+    return s;
+}
+
+/* Transposing a matrix flips its layout, so op(X) = X^T in one layout is X in the other. */
+approx_vectors approx_vectors_of(smm_layout layout, smm_trans trans, int rows, int64_t count, const float *X,
+                                 int64_t ld)
+{
+    const int transposed = (trans == SMM_TRANS) != !rows; /* rows of op(X), or rows of op(X)^T */
+    const smm_layout flipped = layout == SMM_ROW_MAJOR ? SMM_COL_MAJOR : SMM_ROW_MAJOR;
+    approx_vectors v = { transposed ? flipped : layout, count, X, ld };
+    return v;
+}
+
+smm_status approx_check_a(smm_layout layout, smm_trans transa, int64_t m, int64_t k, const float *A, int64_t lda)
+{
+    smm_status s = smm_check_layout(layout);
+    if (s == SMM_OK)
+        s = smm_check_trans(transa);
+    if (s == SMM_OK && m < 0)
+        s = SMM_ERR_BAD_SIZE;
+    if (s == SMM_OK) /* A as stored: m x k, or k x m when transposed */
+        s = transa == SMM_NO_TRANS ? smm_check_matrix(layout, m, k, A, lda, sizeof(float))
+                                   : smm_check_matrix(layout, k, m, A, lda, sizeof(float));
+    return s;
+}
+
+smm_status approx_check_b(smm_layout layout, smm_trans transb, int64_t k, int64_t n, const float *B, int64_t ldb)
+{
+    smm_status s = smm_check_layout(layout);
+    if (s == SMM_OK)
+        s = smm_check_trans(transb);
+    if (s == SMM_OK && (k < 1 || n < 1))
+        s = SMM_ERR_BAD_SIZE;
+    if (s == SMM_OK) /* B as stored: k x n, or n x k when transposed */
+        s = transb == SMM_NO_TRANS ? smm_check_matrix(layout, k, n, B, ldb, sizeof(float))
+                                   : smm_check_matrix(layout, n, k, B, ldb, sizeof(float));
+    return s;
+}
+
+smm_status approx_check_topk_outputs(int64_t m, int64_t n, int64_t topk, const int64_t *idx, const float *val,
+                                     int64_t ldk)
+{
+    if (topk < 1 || topk > n)
+        return SMM_ERR_BAD_ARGUMENT;
+    if (ldk < topk)
+        return SMM_ERR_BAD_LEADING_DIM;
+    smm_status s = smm_check_matrix(SMM_ROW_MAJOR, m, topk, idx, ldk, sizeof(int64_t));
+    if (s == SMM_OK)
+        s = smm_check_matrix(SMM_ROW_MAJOR, m, topk, val, ldk, sizeof(float));
+    return s;
+}
+
+approx_problem approx_problem_of(smm_layout layout, smm_trans transa, int64_t m, int64_t n, int64_t k, float alpha,
+                                 const float *A, int64_t lda, float beta, float *C, int64_t ldc)
+{
+    approx_problem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.alpha = alpha;
+    p.beta = beta;
+    p.rows_a = approx_vectors_of(layout, transa, 1, m, A, lda);
+    p.C = C;
+    p.rs_c = layout == SMM_ROW_MAJOR ? ldc : 1;
+    p.cs_c = layout == SMM_ROW_MAJOR ? 1 : ldc;
+    return p;
+}
+
+smm_status approx_check_finite(const smm_context *ctx, const approx_vectors *v, int64_t dim)
+{
+    /* the stored matrix: `outer` lines of `inner` contiguous floats */
+    const int64_t outer = v->layout == SMM_ROW_MAJOR ? v->count : dim;
+    const int64_t inner = v->layout == SMM_ROW_MAJOR ? dim : v->count;
+    int bad = 0;
+    const int parallel = (double)outer * (double)inner >= 65536.0; /* small checks are not worth a team */
+#pragma omp parallel for num_threads(ctx->threads) schedule(static) reduction(| : bad) if (parallel)
+    for (int64_t o = 0; o < outer; o++) {
+        const float *line = v->data + o * v->ld;
+        uint32_t all_ones = 0; /* NaN and Inf are the floats whose exponent bits are all 1 */
+        for (int64_t t = 0; t < inner; t++) {
+            uint32_t u;
+            memcpy(&u, line + t, sizeof u);
+            all_ones |= (uint32_t)((u & UINT32_C(0x7f800000)) == UINT32_C(0x7f800000));
+        }
+        bad |= (int)all_ones;
+    }
+    return bad ? SMM_ERR_NON_FINITE : SMM_OK;
+}
+
+void approx_plan_free(approx_plan *plan)
+{
+    if (plan == NULL)
+        return;
+    if (plan->ops != NULL)
+        plan->ops->free_state(plan->b_state);
+    smm_aligned_free(plan->copy);
+    smm_aligned_free(plan);
+}
+
+smm_status approx_plan_build(const smm_context *ctx, const approx_vectors *cols, int64_t k,
+                             const approx_options *opts, int copy, approx_plan **plan)
+{
+    *plan = NULL;
+    approx_plan *p = smm_aligned_alloc(sizeof *p);
+    if (p == NULL)
+        return SMM_ERR_NO_MEMORY;
+    p->ops = approx_ops(opts->method);
+    p->b.cols = *cols;
+    p->b.k = k;
+    p->b.opts = *opts;
+    p->copy = NULL;
+    p->b_state = NULL;
+    smm_status s = SMM_OK;
+    if (!approx_method_uses_bits(opts->method)) /* the sketch families' encoders check as they go */
+        s = approx_check_finite(ctx, cols, k);
+    if (s == SMM_OK && copy) {
+        int64_t elems, bytes;
+        if (smm_mul_size(cols->count, k, &elems) != SMM_OK || smm_mul_size(elems, sizeof(float), &bytes) != SMM_OK)
+            s = SMM_ERR_OVERFLOW;
+        else if ((p->copy = smm_aligned_alloc((size_t)bytes)) == NULL)
+            s = SMM_ERR_NO_MEMORY;
+        if (s == SMM_OK) {
+            /* vector j at copy + j * k */
+            const int64_t n = cols->count;
+            float *dst = p->copy;
+#pragma omp parallel for num_threads(ctx->threads) schedule(static)
+            for (int64_t j = 0; j < n; j++) {
+                if (cols->layout == SMM_ROW_MAJOR)
+                    memcpy(dst + j * k, cols->data + j * cols->ld, (size_t)k * sizeof(float));
+                else
+                    for (int64_t t = 0; t < k; t++)
+                        dst[j * k + t] = cols->data[t * cols->ld + j];
+            }
+            approx_vectors own = { SMM_ROW_MAJOR, n, p->copy, k };
+            p->b.cols = own;
+        }
+    }
+    if (s == SMM_OK)
+        s = p->ops->sketch_b(ctx, &p->b, &p->b_state);
+    if (s != SMM_OK) {
+        approx_plan_free(p);
+        return s;
+    }
+    *plan = p;
+    return SMM_OK;
+}
+
+smm_status approx_plan_create(smm_layout layout, smm_trans transb, int64_t k, int64_t n,
+                              const float *B, int64_t ldb, const approx_options *opts,
+                              approx_plan **plan)
+{
+    if (plan == NULL)
+        return SMM_ERR_NULL_POINTER;
+    *plan = NULL;
+    approx_options defaults;
+    smm_context ctx;
+    smm_status s = approx_check_b(layout, transb, k, n, B, ldb);
+    if (s == SMM_OK)
+        s = approx_resolve(&opts, &defaults, &ctx);
+    if (s != SMM_OK)
+        return s;
+    const approx_vectors cols = approx_vectors_of(layout, transb, 0, n, B, ldb);
+    return approx_plan_build(&ctx, &cols, k, opts, 1, plan);
+}
+
+smm_status approx_plan_info(const approx_plan *plan, int64_t *k, int64_t *n, approx_options *opts)
+{
+    if (plan == NULL)
+        return SMM_ERR_NULL_POINTER;
+    if (k != NULL)
+        *k = plan->b.k;
+    if (n != NULL)
+        *n = plan->b.cols.count;
+    if (opts != NULL)
+        *opts = plan->b.opts;
+    return SMM_OK;
+}
+
+smm_status approx_plan_run(const smm_context *ctx, const approx_plan *plan, const approx_problem *p)
+{
+    const approx_method_ops *ops = plan->ops;
+    smm_status s = SMM_OK;
+    if (!approx_method_uses_bits(plan->b.opts.method))
+        s = approx_check_finite(ctx, &p->rows_a, p->k);
+    void *a_state = NULL;
+    if (s == SMM_OK)
+        s = ops->sketch_a(ctx, &plan->b, plan->b_state, &p->rows_a, &a_state);
+    if (s == SMM_OK)
+        s = ops->estimate(ctx, &plan->b, plan->b_state, a_state, p);
+    ops->free_state(a_state);
+    return s;
+}
+
+/* C := beta * C on the m x n view (beta == 0 writes zeros, whatever C held). */
+static void scale_c(const smm_context *ctx, float *C, int64_t rs, int64_t cs, int64_t m, int64_t n, float beta)
+{
+    const int64_t outer = cs == 1 ? m : n, inner = cs == 1 ? n : m, ld = cs == 1 ? rs : cs;
+#pragma omp parallel for num_threads(ctx->threads) schedule(static)
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t t = 0; t < inner; t++)
+            C[o * ld + t] = beta == 0.0f ? 0.0f : beta * C[o * ld + t];
+}
+
+smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_trans transa,
+                                int64_t m, float alpha, const float *A, int64_t lda,
+                                float beta, float *C, int64_t ldc)
+{
+    if (plan == NULL)
+        return SMM_ERR_NULL_POINTER;
+    const int64_t n = plan->b.cols.count, k = plan->b.k;
+    smm_status s = approx_check_a(layout, transa, m, k, A, lda);
+    if (s == SMM_OK)
+        s = smm_check_matrix(layout, m, n, C, ldc, sizeof(float));
+    smm_context ctx;
+    if (s == SMM_OK)
+        s = approx_context(&plan->b.opts, &ctx);
+    if (s != SMM_OK || m == 0)
+        return s;
+    const approx_problem p = approx_problem_of(layout, transa, m, n, k, alpha, A, lda, beta, C, ldc);
+    if (alpha == 0.0f) { /* C := beta * C, as exact_sgemm does it */
+        scale_c(&ctx, C, p.rs_c, p.cs_c, m, n, beta);
+        return SMM_OK;
+    }
+    return approx_plan_run(&ctx, plan, &p);
+}

@@ -1,0 +1,71 @@
+/*
+ * approx_plan.h - library-internal side of plans (approx_plan.c), shared by
+ * the one-shot calls (approx_sgemm.c) and top-k (approx_topk.c).
+ */
+#ifndef APPROX_PLAN_H
+#define APPROX_PLAN_H
+
+#include "approx/approx_problem.h"
+
+struct approx_plan {
+    const approx_method_ops *ops;
+    approx_b_side b;  /* b.cols: the plan's copy, or the caller's op(B) during a one-shot call */
+    float *copy;      /* the copy (NULL when the plan borrows the caller's op(B)) */
+    void *b_state;    /* ops->sketch_b's state */
+};
+
+/* Check the options: method, its size (bits or sketch_dim), threads, candidates >= 0. */
+smm_status approx_check_options(const approx_options *opts);
+
+/* The process-wide context with opts->num_threads (when > 0) as the thread count. */
+smm_status approx_context(const approx_options *opts, smm_context *ctx);
+
+/*
+ * The options of a public call: *opts NULL becomes `defaults` (filled with
+ * the defaults), then approx_check_options and approx_context into *ctx.
+ */
+smm_status approx_resolve(const approx_options **opts, approx_options *defaults, smm_context *ctx);
+
+/*
+ * The vectors a matrix argument holds, as rows of a matrix in some layout:
+ * rows of op(X) when `rows` is set, columns of op(X) otherwise.
+ */
+approx_vectors approx_vectors_of(smm_layout layout, smm_trans trans, int rows, int64_t count, const float *X,
+                                 int64_t ld);
+
+/* The checks of op(A) (m x k, m >= 0) stored in `layout` with leading dimension lda, layout and transa included. */
+smm_status approx_check_a(smm_layout layout, smm_trans transa, int64_t m, int64_t k, const float *A, int64_t lda);
+
+/* The checks of op(B) (k x n) stored in `layout` with leading dimension ldb, transb included. */
+smm_status approx_check_b(smm_layout layout, smm_trans transb, int64_t k, int64_t n, const float *B, int64_t ldb);
+
+/* The checks of top-k outputs: 1 <= topk <= n, ldk >= topk, idx and val m x topk with leading dimension ldk. */
+smm_status approx_check_topk_outputs(int64_t m, int64_t n, int64_t topk, const int64_t *idx, const float *val,
+                                     int64_t ldk);
+
+/* The product C := alpha op(A) op(B) + beta C of exact_sgemm's arguments (n columns of op(B), dimension k). */
+approx_problem approx_problem_of(smm_layout layout, smm_trans transa, int64_t m, int64_t n, int64_t k, float alpha,
+                                 const float *A, int64_t lda, float beta, float *C, int64_t ldc);
+
+/* SMM_ERR_NON_FINITE when one of the count x dim entries of v is NaN or Inf, else SMM_OK (ctx->threads threads). */
+smm_status approx_check_finite(const smm_context *ctx, const approx_vectors *v, int64_t dim);
+
+/*
+ * Build a plan on the validated vectors cols (n >= 1 of dimension k >= 1)
+ * with validated options: copying them (copy != 0) or borrowing them for a
+ * call that ends before they can change (copy == 0). *plan NULL on error.
+ */
+smm_status approx_plan_build(const smm_context *ctx, const approx_vectors *cols, int64_t k,
+                             const approx_options *opts, int copy, approx_plan **plan);
+
+/*
+ * C := alpha * est + beta * C for the validated product p (p->n and p->k
+ * those of the plan, p->m >= 1, alpha != 0) against the plan.
+ */
+smm_status approx_plan_run(const smm_context *ctx, const approx_plan *plan, const approx_problem *p);
+
+/* Top-k of the validated rows of op(A) (count >= 1) against the plan (approx_topk.c). */
+smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,
+                                int64_t topk, int64_t *idx, float *val, int64_t ldk);
+
+#endif /* APPROX_PLAN_H */

@@ -1,0 +1,336 @@
+/*
+ * test_approx_topk.c - plans and top-k: a plan gives the one-shot call's C
+ * for every method (and the same C for several A against one plan); top-k is
+ * the exact top-k when every column is a candidate, its values are exact dot
+ * products, its recall grows with the candidates, it is reproducible across
+ * thread counts (and ISA paths for the sketch families); exact_topk agrees
+ * with a brute-force reference; bad input gets its status with the outputs
+ * untouched.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static const approx_method all_methods[] = { APPROX_SIMHASH,      APPROX_SIMHASH_ORTHOGONAL,  APPROX_SIMHASH_STRUCTURED,
+                                             APPROX_CROSSPOLYTOPE, APPROX_GAUSSIAN_PROJECTION, APPROX_SRHT,
+                                             APPROX_COUNTSKETCH,   APPROX_CR_SAMPLING };
+#define NUM_METHODS ((int)(sizeof all_methods / sizeof all_methods[0]))
+
+/* Clustered data: vector i is centre (i % clusters) plus noise; rows x d, row-major. */
+static void fill_clustered(float *x, int64_t rows, int64_t d, int clusters, float noise, uint64_t seed)
+{
+    uint64_t rng = seed;
+    float *centres = malloc(sizeof(float) * (size_t)(clusters * d));
+    uint64_t crng = 1234; /* the same centres for every call */
+    test_fill_uniform(centres, clusters * d, &crng);
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t t = 0; t < d; t++)
+            x[i * d + t] = centres[(i % clusters) * d + t] + noise * test_rng_uniform(&rng);
+    free(centres);
+}
+
+/* Brute-force top-k of row i of A B^T (A: m x d, Bt: n x d, row-major) in double: indices by value desc, index asc. */
+static void reference_topk(const float *A, const float *Bt, int64_t i, int64_t n, int64_t d, int64_t topk,
+                           int64_t *idx, double *val)
+{
+    for (int64_t t = 0; t < topk; t++) {
+        idx[t] = -1;
+        val[t] = -INFINITY;
+    }
+    for (int64_t j = 0; j < n; j++) {
+        double v = 0.0;
+        for (int64_t p = 0; p < d; p++)
+            v += (double)A[i * d + p] * (double)Bt[j * d + p];
+        int64_t pos = topk;
+        while (pos > 0 && v > val[pos - 1])
+            pos--;
+        if (pos == topk)
+            continue;
+        for (int64_t t = topk - 1; t > pos; t--) {
+            idx[t] = idx[t - 1];
+            val[t] = val[t - 1];
+        }
+        idx[pos] = j;
+        val[pos] = v;
+    }
+}
+
+static approx_options options_for(approx_method method)
+{
+    approx_options o = APPROX_OPTIONS_INIT;
+    o.method = method;
+    o.bits = 256;
+    o.sketch_dim = 32;
+    o.seed = 77;
+    return o;
+}
+
+START_TEST(plan_matches_one_shot_for_every_method)
+{
+    const int64_t m = 23, n = 31, k = 40;
+    float *A = malloc(sizeof(float) * m * k), *A2 = malloc(sizeof(float) * m * k);
+    float *Bt = malloc(sizeof(float) * n * k);
+    float *C1 = malloc(sizeof(float) * m * n), *C2 = malloc(sizeof(float) * m * n);
+    fill_clustered(A, m, k, 3, 0.3f, 1);
+    fill_clustered(A2, m, k, 3, 0.3f, 2);
+    fill_clustered(Bt, n, k, 3, 0.3f, 3);
+    for (int mi = 0; mi < NUM_METHODS; mi++) {
+        const approx_options o = options_for(all_methods[mi]);
+        approx_plan *plan = NULL;
+        /* the plan stores B^T (n x k, row-major) as op(B) = (B^T)^T: transb = TRANS */
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &o, &plan), SMM_OK);
+        ck_assert_ptr_nonnull(plan);
+        int64_t pk = 0, pn = 0;
+        approx_options po;
+        ck_assert_int_eq(approx_plan_info(plan, &pk, &pn, &po), SMM_OK);
+        ck_assert(pk == k && pn == n && po.method == o.method && po.seed == o.seed);
+        const float *As[2] = { A, A2 };
+        for (int r = 0; r < 2; r++) {
+            for (int64_t t = 0; t < m * n; t++)
+                C1[t] = C2[t] = (float)t;
+            ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, 0.5f, As[r], k, Bt, k,
+                                          0.25f, C1, n, &o),
+                             SMM_OK);
+            ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, As[r], k, 0.25f, C2, n),
+                             SMM_OK);
+            ck_assert_msg(memcmp(C1, C2, sizeof(float) * m * n) == 0, "%s: plan and one-shot differ (A %d)",
+                          approx_method_name(o.method), r);
+        }
+        /* the plan copied B: changing the caller's B changes nothing */
+        float saved = Bt[0];
+        Bt[0] = 1e6f;
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, A2, k, 0.0f, C1, n), SMM_OK);
+        Bt[0] = saved;
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, A2, k, 0.0f, C2, n), SMM_OK);
+        ck_assert(memcmp(C1, C2, sizeof(float) * m * n) == 0);
+        approx_plan_free(plan);
+    }
+    approx_plan_free(NULL);
+    free(A), free(A2), free(Bt), free(C1), free(C2);
+}
+END_TEST
+
+START_TEST(topk_is_exact_when_every_column_is_a_candidate)
+{
+    const int64_t m = 19, n = 57, k = 33, topk = 5, ldk = 7;
+    float *A = malloc(sizeof(float) * m * k), *Bt = malloc(sizeof(float) * n * k);
+    uint64_t rng = 42;
+    test_fill_uniform(A, m * k, &rng);
+    test_fill_uniform(Bt, n * k, &rng);
+    int64_t *idx = malloc(sizeof(int64_t) * m * ldk), ref_idx[5];
+    float *val = malloc(sizeof(float) * m * ldk);
+    double ref_val[5];
+    for (int mi = 0; mi < NUM_METHODS; mi++) {
+        approx_options o = options_for(all_methods[mi]);
+        o.candidates = (int32_t)n;
+        ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, topk, idx, val,
+                                     ldk, &o),
+                         SMM_OK);
+        for (int64_t i = 0; i < m; i++) {
+            reference_topk(A, Bt, i, n, k, topk, ref_idx, ref_val);
+            for (int64_t t = 0; t < topk; t++) {
+                ck_assert_msg(idx[i * ldk + t] == ref_idx[t], "%s row %lld rank %lld: %lld vs %lld",
+                              approx_method_name(o.method), (long long)i, (long long)t, (long long)idx[i * ldk + t],
+                              (long long)ref_idx[t]);
+                /* the exact dot product, rounded to float */
+                ck_assert_msg(fabs(val[i * ldk + t] - ref_val[t]) <= 1e-6 * fabs(ref_val[t]) + 1e-30,
+                              "%s value %g vs %g", approx_method_name(o.method), val[i * ldk + t], ref_val[t]);
+            }
+        }
+    }
+    /* exact_topk: the same indices, values from exact_sgemm (float accumulation) */
+    ck_assert_int_eq(exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, topk, idx, val, ldk),
+                     SMM_OK);
+    for (int64_t i = 0; i < m; i++) {
+        reference_topk(A, Bt, i, n, k, topk, ref_idx, ref_val);
+        for (int64_t t = 0; t < topk; t++) {
+            ck_assert(idx[i * ldk + t] == ref_idx[t]);
+            ck_assert(fabs(val[i * ldk + t] - ref_val[t]) <= 1e-4 * fabs(ref_val[t]) + 1e-5);
+        }
+    }
+    free(A), free(Bt), free(idx), free(val);
+}
+END_TEST
+
+/* Mean recall of approx_topk against the reference top-k on clustered data. */
+static double recall_of(const approx_options *o, const float *A, const float *Bt, int64_t m, int64_t n, int64_t k,
+                        int64_t topk)
+{
+    int64_t *idx = malloc(sizeof(int64_t) * m * topk), *ref_idx = malloc(sizeof(int64_t) * topk);
+    float *val = malloc(sizeof(float) * m * topk);
+    double *ref_val = malloc(sizeof(double) * topk);
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, topk, idx, val, topk, o),
+                     SMM_OK);
+    int64_t hits = 0;
+    for (int64_t i = 0; i < m; i++) {
+        reference_topk(A, Bt, i, n, k, topk, ref_idx, ref_val);
+        for (int64_t t = 0; t < topk; t++)
+            for (int64_t u = 0; u < topk; u++)
+                hits += idx[i * topk + t] == ref_idx[u];
+    }
+    free(idx), free(ref_idx), free(val), free(ref_val);
+    return (double)hits / (double)(m * topk);
+}
+
+START_TEST(recall_grows_with_candidates)
+{
+    const int64_t m = 40, n = 2000, k = 64, topk = 10;
+    float *A = malloc(sizeof(float) * m * k), *Bt = malloc(sizeof(float) * n * k);
+    fill_clustered(A, m, k, 4, 0.6f, 5);
+    fill_clustered(Bt, n, k, 4, 0.6f, 6);
+    for (int mi = 0; mi < NUM_METHODS; mi++) {
+        approx_options o = options_for(all_methods[mi]);
+        o.candidates = 10;
+        const double low = recall_of(&o, A, Bt, m, n, k, topk);
+        o.candidates = 400;
+        const double high = recall_of(&o, A, Bt, m, n, k, topk);
+        ck_assert_msg(high > low && high >= 0.9, "%s: recall %.3f at 10 candidates, %.3f at 400",
+                      approx_method_name(o.method), low, high);
+    }
+    free(A), free(Bt);
+}
+END_TEST
+
+START_TEST(topk_reproducible_across_threads_and_isas)
+{
+    const int64_t m = 37, n = 300, k = 50, topk = 4;
+    float *A = malloc(sizeof(float) * m * k), *B = malloc(sizeof(float) * k * n);
+    uint64_t rng = 9;
+    test_fill_uniform(A, m * k, &rng);
+    test_fill_uniform(B, k * n, &rng);
+    int64_t *idx = malloc(sizeof(int64_t) * m * topk), *ref_idx = malloc(sizeof(int64_t) * m * topk);
+    float *val = malloc(sizeof(float) * m * topk), *ref_val = malloc(sizeof(float) * m * topk);
+    smm_isa isas[4];
+    const int count = test_supported_isas(isas);
+    for (int mi = 0; mi < NUM_METHODS; mi++) {
+        approx_options o = options_for(all_methods[mi]);
+        o.candidates = 20;
+        o.num_threads = 1;
+        ck_assert_int_eq(smm_set_isa(SMM_ISA_SCALAR), SMM_OK);
+        /* column-major A and B: contiguous rows of op(A), strided columns of op(B) in the refinement */
+        ck_assert_int_eq(approx_topk(SMM_COL_MAJOR, SMM_TRANS, SMM_TRANS, m, n, k, A, k, B, n, topk, ref_idx, ref_val,
+                                     topk, &o),
+                         SMM_OK);
+        const int same_isa_bits = approx_method_uses_bits(o.method);
+        for (int i = 0; i < count; i++)
+            for (int threads = 1; threads <= 3; threads++) {
+                if (!same_isa_bits && isas[i] != SMM_ISA_SCALAR)
+                    continue; /* the classical methods' estimates round as exact_sgemm does on each path */
+                ck_assert_int_eq(smm_set_isa(isas[i]), SMM_OK);
+                o.num_threads = threads;
+                ck_assert_int_eq(approx_topk(SMM_COL_MAJOR, SMM_TRANS, SMM_TRANS, m, n, k, A, k, B, n, topk, idx, val,
+                                             topk, &o),
+                                 SMM_OK);
+                ck_assert_msg(memcmp(idx, ref_idx, sizeof(int64_t) * m * topk) == 0 &&
+                                  memcmp(val, ref_val, sizeof(float) * m * topk) == 0,
+                              "%s: isa %s, %d threads differ", approx_method_name(o.method), smm_isa_name(isas[i]),
+                              threads);
+            }
+        ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+        /* the plan gives the one-shot result */
+        approx_plan *plan;
+        ck_assert_int_eq(approx_plan_create(SMM_COL_MAJOR, SMM_TRANS, k, n, B, n, &o, &plan), SMM_OK);
+        ck_assert_int_eq(approx_plan_topk(plan, SMM_COL_MAJOR, SMM_TRANS, m, A, k, topk, idx, val, topk), SMM_OK);
+        approx_plan_free(plan);
+        if (same_isa_bits)
+            ck_assert(memcmp(idx, ref_idx, sizeof(int64_t) * m * topk) == 0);
+    }
+    free(A), free(B), free(idx), free(ref_idx), free(val), free(ref_val);
+}
+END_TEST
+
+START_TEST(bad_input_leaves_outputs_untouched)
+{
+    float A[6] = { 1, 2, 3, 4, 5, 6 }, B[6] = { 1, 0, 0, 1, 1, 1 };
+    int64_t idx[4] = { -9, -9, -9, -9 };
+    float val[4] = { 7, 7, 7, 7 };
+    approx_options o = APPROX_OPTIONS_INIT;
+    /* m = 2 rows of dimension 3 against n = 2 columns */
+#define TOPK(topk_, ldk_, opts_) \
+    approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, topk_, idx, val, ldk_, opts_)
+    ck_assert_int_eq(TOPK(0, 2, &o), SMM_ERR_BAD_ARGUMENT);
+    ck_assert_int_eq(TOPK(3, 3, &o), SMM_ERR_BAD_ARGUMENT); /* topk > n */
+    ck_assert_int_eq(TOPK(2, 1, &o), SMM_ERR_BAD_LEADING_DIM);
+    o.candidates = 1; /* fewer than topk */
+    ck_assert_int_eq(TOPK(2, 2, &o), SMM_ERR_BAD_ARGUMENT);
+    o.candidates = 3; /* more than n */
+    ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_ARGUMENT);
+    o.candidates = -1;
+    ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_ARGUMENT);
+    o.candidates = 0;
+    o.method = (approx_method)0;
+    ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_METHOD);
+    o.method = APPROX_GAUSSIAN_PROJECTION;
+    o.sketch_dim = 0;
+    ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_ARGUMENT);
+    o.sketch_dim = APPROX_MAX_SKETCH_DIM + 1;
+    ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_ARGUMENT);
+    o.sketch_dim = 8;
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, 1, NULL, val, 2, &o),
+                     SMM_ERR_NULL_POINTER);
+    A[4] = NAN;
+    for (int mi = 0; mi < NUM_METHODS; mi++) {
+        o.method = all_methods[mi];
+        ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_NON_FINITE);
+    }
+    A[4] = 5;
+    ck_assert_int_eq(exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, 3, idx, val, 3),
+                     SMM_ERR_BAD_ARGUMENT);
+#undef TOPK
+    for (int i = 0; i < 4; i++)
+        ck_assert(idx[i] == -9 && val[i] == 7.0f);
+
+    /* plans */
+    approx_plan *plan = (approx_plan *)&o; /* must be reset to NULL on error */
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, NULL), SMM_ERR_NULL_POINTER);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 2, B, 2, &o, &plan), SMM_ERR_BAD_SIZE);
+    ck_assert_ptr_null(plan);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 1, &o, &plan), SMM_ERR_BAD_LEADING_DIM);
+    ck_assert_int_eq(approx_plan_create((smm_layout)1, SMM_NO_TRANS, 3, 2, B, 2, &o, &plan), SMM_ERR_BAD_LAYOUT);
+    B[1] = INFINITY;
+    for (int mi = 0; mi < NUM_METHODS; mi++) {
+        o.method = all_methods[mi];
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, &plan), SMM_ERR_NON_FINITE);
+        ck_assert_ptr_null(plan);
+    }
+    B[1] = 0;
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, NULL, &plan), SMM_OK);
+    float C[4] = { 7, 7, 7, 7 };
+    ck_assert_int_eq(approx_plan_multiply(NULL, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 3, 0, C, 2),
+                     SMM_ERR_NULL_POINTER);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 2, 0, C, 2),
+                     SMM_ERR_BAD_LEADING_DIM);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 3, 0, C, 1),
+                     SMM_ERR_BAD_LEADING_DIM);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, -1, 1, A, 3, 0, C, 2), SMM_ERR_BAD_SIZE);
+    A[0] = NAN;
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 3, 0, C, 2), SMM_ERR_NON_FINITE);
+    A[0] = 1;
+    for (int i = 0; i < 4; i++)
+        ck_assert(C[i] == 7.0f);
+    ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, A, 3, 3, idx, val, 3),
+                     SMM_ERR_BAD_ARGUMENT);
+    ck_assert_int_eq(approx_plan_info(NULL, NULL, NULL, NULL), SMM_ERR_NULL_POINTER);
+    /* alpha == 0: C := beta * C without sketching; m == 0: nothing */
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 0, A, 3, 2, C, 2), SMM_OK);
+    for (int i = 0; i < 4; i++)
+        ck_assert(C[i] == 14.0f);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 1, NULL, 3, 0, NULL, 2), SMM_OK);
+    approx_plan_free(plan);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("approx_topk");
+    TCase *tc = tcase_create("approx_topk");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, plan_matches_one_shot_for_every_method);
+    tcase_add_test(tc, topk_is_exact_when_every_column_is_a_candidate);
+    tcase_add_test(tc, recall_grows_with_candidates);
+    tcase_add_test(tc, topk_reproducible_across_threads_and_isas);
+    tcase_add_test(tc, bad_input_leaves_outputs_untouched);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}
