@@ -243,7 +243,7 @@ static size_t classical_block_work_bytes(const approx_b_side *b, const void *b_s
     return 0;
 }
 
-static void classical_estimate_block(const smm_context *ctx1, const approx_b_side *b, const void *b_state,
+static void classical_estimate_block(const smm_context *ctx, const approx_b_side *b, const void *b_state,
                                      const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols,
                                      float *out, int64_t ldo, void *work)
 {
@@ -252,7 +252,7 @@ static void classical_estimate_block(const smm_context *ctx1, const approx_b_sid
     const int64_t n = b->cols.count, s = as->s;
     const float *as_rows = as->as + i0 * s;                  /* rows i0 .. of AS */
     const float *sb_cols = factor_sb(b_state, a_state) + j0; /* columns j0 .. of SB */
-    if (exact_sgemm_with(ctx1, SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, rows, cols, s, 1.0f, as_rows, s, sb_cols,
+    if (exact_sgemm_with(ctx, SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, rows, cols, s, 1.0f, as_rows, s, sb_cols,
                          n, 0.0f, out, ldo) == SMM_OK)
         return;
     /* exact_sgemm could not allocate its workspace: the same sums without one */

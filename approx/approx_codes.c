@@ -257,14 +257,15 @@ static size_t codes_block_work_bytes(const approx_b_side *b, const void *b_state
     return 0;
 }
 
-static void codes_estimate_block(const smm_context *ctx1, const approx_b_side *b, const void *b_state,
+static void codes_estimate_block(const smm_context *ctx, const approx_b_side *b, const void *b_state,
                                  const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
                                  int64_t ldo, void *work)
 {
     (void)b, (void)work;
     const codes_b_state *bs = b_state;
     const code_set *a = &((const codes_b_state *)a_state)->set;
-    const code_distances d = distances_of(ctx1, bs);
+    const code_distances d = distances_of(ctx, bs);
+#pragma omp parallel for num_threads(ctx->threads) schedule(static) if (ctx->threads > 1)
     for (int64_t r = 0; r < rows; r++)
         estimate_line(&d, a->codes + (i0 + r) * a->words, a->norms[i0 + r], 1, &bs->set, j0, cols, 1.0f, 0.0f,
                       out + r * ldo);

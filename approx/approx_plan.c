@@ -91,6 +91,13 @@ approx_vectors approx_vectors_of(smm_layout layout, smm_trans trans, int rows, i
     return v;
 }
 
+void approx_vectors_operand(const approx_vectors *v, int64_t first, const float **X, smm_trans *trans)
+{
+    /* row-major: vector i is row i of the stored matrix; column-major: row i of it is column i stored row-major */
+    *X = v->layout == SMM_ROW_MAJOR ? v->data + first * v->ld : v->data + first;
+    *trans = v->layout == SMM_ROW_MAJOR ? SMM_NO_TRANS : SMM_TRANS;
+}
+
 smm_status approx_check_a(smm_layout layout, smm_trans transa, int64_t m, int64_t k, const float *A, int64_t lda)
 {
     smm_status s = smm_check_layout(layout);

@@ -47,6 +47,13 @@ smm_status approx_check_topk_outputs(int64_t m, int64_t n, int64_t topk, const i
 approx_problem approx_problem_of(smm_layout layout, smm_trans transa, int64_t m, int64_t n, int64_t k, float alpha,
                                  const float *A, int64_t lda, float beta, float *C, int64_t ldc);
 
+/*
+ * Vectors first, first + 1, .. of v as the rows of a row-major SGEMM operand:
+ * *X and *trans such that op(X) (leading dimension v->ld) has them as rows.
+ * As the columns of an operand (a right-hand factor), flip *trans.
+ */
+void approx_vectors_operand(const approx_vectors *v, int64_t first, const float **X, smm_trans *trans);
+
 /* SMM_ERR_NON_FINITE when one of the count x dim entries of v is NaN or Inf, else SMM_OK (ctx->threads threads). */
 smm_status approx_check_finite(const smm_context *ctx, const approx_vectors *v, int64_t dim);
 

@@ -14,8 +14,8 @@
  *              (it may read the plan's state, e.g. for column-row sampling);
  *   estimate   C := alpha * est + beta * C for the whole product, or
  *   estimate_block  the estimates (alpha 1, beta 0) of a block of rows and
- *              columns of op(A) op(B) into a small buffer, on the calling
- *              thread only (top-k calls it from its own parallel loop).
+ *              columns of op(A) op(B) into a buffer (top-k never stores
+ *              the whole estimate).
  */
 #ifndef APPROX_PROBLEM_H
 #define APPROX_PROBLEM_H
@@ -75,10 +75,11 @@ typedef struct {
     /*
      * out[r * ldo + c] = est(a_{i0 + r}, b_{j0 + c}) (alpha 1, beta 0) for
      * r < rows, c < cols: the values estimate writes (up to the rounding
-     * noted by a method); on the calling thread only (ctx1->threads == 1),
-     * with `work` of block_work_bytes(b, b_state, rows, cols). Never fails.
+     * noted by a method), with ctx->threads threads (top-k calls it with
+     * one from inside its own parallel loop, or with all on large blocks),
+     * and `work` of block_work_bytes(b, b_state, rows, cols). Never fails.
      */
-    void (*estimate_block)(const smm_context *ctx1, const approx_b_side *b, const void *b_state,
+    void (*estimate_block)(const smm_context *ctx, const approx_b_side *b, const void *b_state,
                            const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
                            int64_t ldo, void *work);
     /* Free a state of sketch_b or sketch_a (NULL is a no-op). */

@@ -18,6 +18,9 @@ typedef struct {
 /* Sort a[0 .. count) into the order above (a total order: indices are distinct). */
 void scored_sort(scored_index *a, int64_t count);
 
+/* Put the first min(r, count) entries of a[0 .. count), in order, at a[0 ..); the rest follow in no order. */
+void scored_first(scored_index *a, int64_t count, int64_t r);
+
 /*
  * Selection state for the best r (>= 1) scores of one row. Feed the scores of
  * columns j0 .. j0 + len - 1 in increasing j0, none NaN. The first r are

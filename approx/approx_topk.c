@@ -1,43 +1,25 @@
 /*
  * approx_topk.c - the topk largest entries of each row of op(A) op(B): the
- * plan's method estimates a block of rows, a selection pass keeps the
- * `candidates` best estimates of each row, and only those are computed
- * exactly (approx.h: approx_plan_topk).
+ * plan's method estimates the product a block at a time (never whole), a
+ * selection pass keeps the `candidates` best estimates of each row, and only
+ * those are computed exactly (approx.h: approx_plan_topk).
  */
 #include <omp.h>
 #include <string.h>
 
+#include "approx/approx_dot.h"
 #include "approx/approx_plan.h"
 #include "approx/approx_select.h"
+#include "approx/topk_stream.h"
 
 /*
- * Blocks of the estimated product per thread: rows x columns, small enough to
- * stay in cache between the estimate and the selection that reads it. The
- * sketch families read each block of codes once for all the block's rows;
- * the classical methods multiply a block as one small SGEMM, which wants it
- * larger.
+ * Blocks of the sketch families' estimates per thread: rows x columns, small
+ * enough to stay in L1 between the estimate and the selection that reads it;
+ * each block of codes is read once for all the block's rows. (The classical
+ * methods stream large blocks through topk_stream instead: each is an SGEMM.)
  */
 #define CODES_TOPK_ROWS 8
 #define CODES_TOPK_COLS 512
-#define CLASSICAL_TOPK_ROWS 32
-#define CLASSICAL_TOPK_COLS 2048
-
-/*
- * <x, y> over k floats, each product exact in double, summed in double in a
- * fixed order (8 interleaved partial sums, then a fixed tree): the same bits
- * on every platform and ISA path.
- */
-static double dot_exact(const float *x, const float *y, int64_t k)
-{
-    double acc[8] = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
-    int64_t t = 0;
-    for (; t + 8 <= k; t += 8)
-        for (int l = 0; l < 8; l++)
-            acc[l] += (double)x[t + l] * (double)y[t + l];
-    for (int l = 0; t + l < k; l++)
-        acc[l] += (double)x[t + l] * (double)y[t + l];
-    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-}
 
 /* Vector i of v as k contiguous floats: a pointer into v, or a copy in tmp. */
 static const float *vector_of(const approx_vectors *v, int64_t i, int64_t k, float *tmp)
@@ -57,88 +39,165 @@ static int64_t candidates_of(const approx_options *opts, int64_t topk, int64_t n
     return 10 * topk < n ? 10 * topk : n;
 }
 
-smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,
-                                int64_t topk, int64_t *idx, float *val, int64_t ldk)
+/* Candidates ahead whose vectors are prefetched during refinement. */
+#define REFINE_PREFETCH 4
+
+/* What refining one row needs. */
+typedef struct {
+    const approx_vectors *rows_a, *cols_b;
+    approx_dot_fn dot;
+    int64_t k, topk;
+    int64_t *idx; /* row i's results at idx + i * ldk, val + i * ldk */
+    float *val;
+    int64_t ldk;
+} refinement;
+
+/*
+ * Replace the scores of row i's candidates cand[0 .. count) by their exact
+ * dot products, sort, and write the best topk. scratch: 2k floats.
+ */
+static void refine_row(void *arg, int64_t i, scored_index *cand, int64_t count, void *scratch)
+{
+    const refinement *rf = arg;
+    float *a_tmp = scratch, *b_tmp = a_tmp + rf->k;
+    const float *a = vector_of(rf->rows_a, i, rf->k, a_tmp);
+    const approx_vectors *b = rf->cols_b;
+    for (int64_t c = 0; c < count; c++) {
+        if (c + REFINE_PREFETCH < count && b->layout == SMM_ROW_MAJOR) {
+            /* the candidates are scattered over op(B): ask for a later one's vector early */
+            const char *next = (const char *)(b->data + cand[c + REFINE_PREFETCH].index * b->ld);
+            for (int64_t byte = 0; byte < rf->k * (int64_t)sizeof(float); byte += 64)
+                __builtin_prefetch(next + byte);
+        }
+        cand[c].score = (float)rf->dot(a, vector_of(b, cand[c].index, rf->k, b_tmp), rf->k);
+    }
+    scored_first(cand, count, rf->topk);
+    for (int64_t t = 0; t < rf->topk; t++) {
+        rf->idx[i * rf->ldk + t] = cand[t].index;
+        rf->val[i * rf->ldk + t] = cand[t].score;
+    }
+}
+
+/*
+ * The sketch families: each thread takes CODES_TOPK_ROWS rows at a time and
+ * runs them over the codes a block of CODES_TOPK_COLS columns at a time
+ * (the block's codes are read once for all its rows), feeding each row's
+ * selection; then refines them. Nothing here can fail once allocated, so the
+ * results go straight to the outputs.
+ */
+static smm_status codes_topk(const smm_context *ctx, const approx_plan *plan, const void *a_state, int64_t m,
+                             int64_t r, const refinement *rf)
 {
     const approx_method_ops *ops = plan->ops;
     const approx_b_side *b = &plan->b;
-    const int64_t m = rows_a->count, n = b->cols.count, k = b->k;
-    const int64_t r = candidates_of(&b->opts, topk, n);
-
-    smm_status s = SMM_OK;
-    if (!approx_method_uses_bits(b->opts.method))
-        s = approx_check_finite(ctx, rows_a, k);
-    void *a_state = NULL;
-    if (s == SMM_OK)
-        s = ops->sketch_a(ctx, b, plan->b_state, rows_a, &a_state);
-    if (s != SMM_OK)
-        return s;
-
-    /* per thread: a block of estimates, the method's workspace, one selection per row, two vectors */
-    const int codes = approx_method_uses_bits(b->opts.method);
-    const int64_t block_rows = codes ? CODES_TOPK_ROWS : CLASSICAL_TOPK_ROWS;
-    const int64_t block_cols = codes ? CODES_TOPK_COLS : CLASSICAL_TOPK_COLS;
-    const int threads = ctx->threads;
-    const size_t est_bytes = (size_t)(block_rows * block_cols) * sizeof(float);
-    const size_t method_bytes = (ops->block_work_bytes(b, plan->b_state, block_rows, block_cols) + 63) & ~(size_t)63;
+    const int64_t n = b->cols.count;
+    const size_t est_bytes = (size_t)(CODES_TOPK_ROWS * CODES_TOPK_COLS) * sizeof(float);
+    const size_t method_bytes =
+        (ops->block_work_bytes(b, plan->b_state, CODES_TOPK_ROWS, CODES_TOPK_COLS) + 63) & ~(size_t)63;
     const int64_t cap = top_select_capacity(r);
-    size_t per_thread = 0;
-    double sel_bytes = (double)block_rows * (double)cap * (double)sizeof(scored_index);
-    if (sel_bytes < 1e15)
-        per_thread = est_bytes + method_bytes + (size_t)sel_bytes + 2 * (size_t)k * sizeof(float) + 64;
-    char *work = NULL;
-    if (per_thread > 0 && (double)per_thread * threads < 1e18)
-        work = smm_aligned_alloc(per_thread * (size_t)threads);
-    if (work == NULL) {
-        ops->free_state(a_state);
-        return per_thread > 0 ? SMM_ERR_NO_MEMORY : SMM_ERR_OVERFLOW;
-    }
+    const double sel_bytes = (double)CODES_TOPK_ROWS * (double)cap * (double)sizeof(scored_index);
+    if (sel_bytes > 1e15)
+        return SMM_ERR_OVERFLOW;
+    const size_t per_thread = est_bytes + method_bytes + (size_t)sel_bytes + 2 * (size_t)rf->k * sizeof(float) + 64;
+    if ((double)per_thread * ctx->threads > 1e18)
+        return SMM_ERR_OVERFLOW;
+    char *work = smm_aligned_alloc(per_thread * (size_t)ctx->threads);
+    if (work == NULL)
+        return SMM_ERR_NO_MEMORY;
     const smm_context ctx1 = { ctx->isa, 1 };
-    const int64_t blocks = (m + block_rows - 1) / block_rows;
+    const int64_t blocks = (m + CODES_TOPK_ROWS - 1) / CODES_TOPK_ROWS;
 
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(ctx->threads)
     {
         char *mine = work + per_thread * (size_t)omp_get_thread_num();
         float *est = (float *)mine;
         void *method_work = mine + est_bytes;
         scored_index *sel_buf = (scored_index *)(mine + est_bytes + method_bytes);
-        float *a_tmp = (float *)(sel_buf + block_rows * cap);
-        float *b_tmp = a_tmp + k;
-        top_select sel[CLASSICAL_TOPK_ROWS > CODES_TOPK_ROWS ? CLASSICAL_TOPK_ROWS : CODES_TOPK_ROWS];
+        float *vectors = (float *)(sel_buf + CODES_TOPK_ROWS * cap);
+        top_select sel[CODES_TOPK_ROWS];
 
 #pragma omp for schedule(dynamic, 1)
         for (int64_t blk = 0; blk < blocks; blk++) {
-            const int64_t i0 = blk * block_rows;
-            const int64_t rows = m - i0 < block_rows ? m - i0 : block_rows;
+            const int64_t i0 = blk * CODES_TOPK_ROWS;
+            const int64_t rows = m - i0 < CODES_TOPK_ROWS ? m - i0 : CODES_TOPK_ROWS;
             for (int64_t row = 0; row < rows; row++)
                 top_select_init(&sel[row], sel_buf + row * cap, r);
-            /* 1. the candidates: the best r estimates of each row, a block of columns at a time */
-            for (int64_t j0 = 0; j0 < n; j0 += block_cols) {
-                const int64_t cols = n - j0 < block_cols ? n - j0 : block_cols;
-                ops->estimate_block(&ctx1, b, plan->b_state, a_state, i0, rows, j0, cols, est, block_cols,
+            for (int64_t j0 = 0; j0 < n; j0 += CODES_TOPK_COLS) {
+                const int64_t cols = n - j0 < CODES_TOPK_COLS ? n - j0 : CODES_TOPK_COLS;
+                ops->estimate_block(&ctx1, b, plan->b_state, a_state, i0, rows, j0, cols, est, CODES_TOPK_COLS,
                                     method_work);
                 for (int64_t row = 0; row < rows; row++)
-                    top_select_feed(&sel[row], est + row * block_cols, j0, cols);
+                    top_select_feed(&sel[row], est + row * CODES_TOPK_COLS, j0, cols);
             }
-            /* 2. their exact values, and the best topk of those */
-            for (int64_t row = 0; row < rows; row++) {
-                const int64_t i = i0 + row;
-                scored_index *cand = sel[row].buf;
-                const int64_t got = top_select_finish(&sel[row]);
-                const float *a = vector_of(rows_a, i, k, a_tmp);
-                for (int64_t c = 0; c < got; c++)
-                    cand[c].score = (float)dot_exact(a, vector_of(&b->cols, cand[c].index, k, b_tmp), k);
-                scored_sort(cand, got);
-                for (int64_t t = 0; t < topk; t++) {
-                    idx[i * ldk + t] = cand[t].index;
-                    val[i * ldk + t] = cand[t].score;
-                }
-            }
+            for (int64_t row = 0; row < rows; row++)
+                refine_row((void *)rf, i0 + row, sel[row].buf, top_select_finish(&sel[row]), vectors);
         }
     }
     smm_aligned_free(work);
-    ops->free_state(a_state);
     return SMM_OK;
+}
+
+/* The classical methods' estimate as a score stream: large blocks, each one SGEMM with all threads. */
+typedef struct {
+    const approx_plan *plan;
+    const void *a_state;
+} estimate_blocks;
+
+static smm_status estimate_block_scores(const void *arg, const smm_context *ctx, int64_t i0, int64_t rows, int64_t j0,
+                                        int64_t cols, float *out, int64_t ldo)
+{
+    const estimate_blocks *e = arg;
+    const approx_plan *plan = e->plan;
+    /* block_work_bytes is 0 for the classical methods (checked by the caller) */
+    plan->ops->estimate_block(ctx, &plan->b, plan->b_state, e->a_state, i0, rows, j0, cols, out, ldo, NULL);
+    return SMM_OK;
+}
+
+/* The classical methods: the score stream of topk_stream, refined into a workspace, copied out at the end. */
+static smm_status classical_topk(const smm_context *ctx, const approx_plan *plan, const void *a_state, int64_t m,
+                                 int64_t r, const refinement *rf)
+{
+    if (plan->ops->block_work_bytes(&plan->b, plan->b_state, TOPK_STREAM_ROWS, TOPK_STREAM_COLS) != 0)
+        return SMM_ERR_BAD_METHOD; /* not a method this driver knows */
+    int64_t entries;
+    if (smm_mul_size(m, rf->topk, &entries) != SMM_OK || entries > INT64_MAX / 16)
+        return SMM_ERR_OVERFLOW;
+    refinement tmp = *rf;
+    tmp.idx = smm_aligned_alloc((size_t)entries * sizeof(int64_t));
+    tmp.val = smm_aligned_alloc((size_t)entries * sizeof(float));
+    tmp.ldk = rf->topk;
+    smm_status s = tmp.idx && tmp.val ? SMM_OK : SMM_ERR_NO_MEMORY;
+    const estimate_blocks e = { plan, a_state };
+    if (s == SMM_OK)
+        s = topk_stream(ctx, m, plan->b.cols.count, r, estimate_block_scores, &e, refine_row, &tmp,
+                        2 * (size_t)rf->k * sizeof(float));
+    if (s == SMM_OK)
+        for (int64_t i = 0; i < m; i++) {
+            memcpy(rf->idx + i * rf->ldk, tmp.idx + i * rf->topk, (size_t)rf->topk * sizeof(int64_t));
+            memcpy(rf->val + i * rf->ldk, tmp.val + i * rf->topk, (size_t)rf->topk * sizeof(float));
+        }
+    smm_aligned_free(tmp.idx);
+    smm_aligned_free(tmp.val);
+    return s;
+}
+
+smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,
+                                int64_t topk, int64_t *idx, float *val, int64_t ldk)
+{
+    const approx_b_side *b = &plan->b;
+    const int64_t m = rows_a->count;
+    const int64_t r = candidates_of(&b->opts, topk, b->cols.count);
+    const int codes = approx_method_uses_bits(b->opts.method);
+    smm_status s = codes ? SMM_OK : approx_check_finite(ctx, rows_a, b->k);
+    void *a_state = NULL;
+    if (s == SMM_OK)
+        s = plan->ops->sketch_a(ctx, b, plan->b_state, rows_a, &a_state);
+    if (s != SMM_OK)
+        return s;
+    const refinement rf = { rows_a, &b->cols, approx_dot_kernel(ctx->isa), b->k, topk, idx, val, ldk };
+    s = codes ? codes_topk(ctx, plan, a_state, m, r, &rf) : classical_topk(ctx, plan, a_state, m, r, &rf);
+    plan->ops->free_state(a_state);
+    return s;
 }
 
 /* The checks of a top-k call's A, outputs and candidate count against n columns of dimension k. */

@@ -1,16 +1,49 @@
 /*
- * exact_topk.c - the reference top-k: op(A) op(B) computed by exact_sgemm in
- * blocks of rows (the whole product is never stored), each row's topk
- * largest entries selected exactly (approx.h: exact_topk).
+ * exact_topk.c - the reference top-k: op(A) op(B) computed by exact_sgemm a
+ * block at a time (topk_stream.h: chunks of rows times blocks of columns, so
+ * the whole product is never stored and each operand is packed a few times
+ * only), each row's topk largest entries selected exactly (approx.h:
+ * exact_topk).
  */
-#include <omp.h>
+#include <string.h>
 
 #include "approx/approx_plan.h"
-#include "approx/approx_select.h"
+#include "approx/topk_stream.h"
 #include "exact/sgemm.h"
 
-/* Rows of the product computed per exact_sgemm call (TOPK_BLOCK x n floats of workspace). */
-#define EXACT_TOPK_BLOCK 64
+typedef struct {
+    approx_vectors rows_a, cols_b;
+    int64_t k;
+} product_blocks;
+
+static smm_status product_block(const void *arg, const smm_context *ctx, int64_t i0, int64_t rows, int64_t j0,
+                                int64_t cols, float *out, int64_t ldo)
+{
+    const product_blocks *p = arg;
+    const float *A, *B;
+    smm_trans ta, tb;
+    approx_vectors_operand(&p->rows_a, i0, &A, &ta);
+    approx_vectors_operand(&p->cols_b, j0, &B, &tb);
+    tb = tb == SMM_NO_TRANS ? SMM_TRANS : SMM_NO_TRANS; /* the vectors are B's columns */
+    return exact_sgemm_with(ctx, SMM_ROW_MAJOR, ta, tb, rows, cols, p->k, 1.0f, A, p->rows_a.ld, B, p->cols_b.ld, 0.0f,
+                            out, ldo);
+}
+
+typedef struct {
+    int64_t topk;
+    int64_t *idx; /* m x topk */
+    float *val;
+} best_rows;
+
+static void keep_best(void *arg, int64_t i, scored_index *best, int64_t count, void *scratch)
+{
+    (void)count, (void)scratch;
+    best_rows *out = arg;
+    for (int64_t t = 0; t < out->topk; t++) {
+        out->idx[i * out->topk + t] = best[t].index;
+        out->val[i * out->topk + t] = best[t].score;
+    }
+}
 
 smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                       int64_t m, int64_t n, int64_t k,
@@ -28,41 +61,23 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
     if (s != SMM_OK || m == 0)
         return s;
 
-    int64_t block_floats;
-    if (smm_mul_size(EXACT_TOPK_BLOCK, n, &block_floats) != SMM_OK)
+    /* results go to a workspace first: the outputs stay untouched if a block fails */
+    int64_t entries;
+    if (smm_mul_size(m, topk, &entries) != SMM_OK || entries > INT64_MAX / 16)
         return SMM_ERR_OVERFLOW;
-    const int64_t cap = top_select_capacity(topk);
-    float *block = smm_aligned_alloc((size_t)block_floats * sizeof(float));
-    scored_index *sel = smm_aligned_alloc((size_t)ctx.threads * (size_t)cap * sizeof(scored_index));
-    if (block == NULL || sel == NULL) {
-        smm_aligned_free(block);
-        smm_aligned_free(sel);
-        return SMM_ERR_NO_MEMORY;
-    }
-    /* op(A) rows i0.. as a matrix in the caller's layout: row-major NO_TRANS starts at i0 * lda, etc. */
-    const approx_vectors rows_a = approx_vectors_of(layout, transa, 1, m, A, lda);
-    for (int64_t i0 = 0; i0 < m && s == SMM_OK; i0 += EXACT_TOPK_BLOCK) {
-        const int64_t rows = m - i0 < EXACT_TOPK_BLOCK ? m - i0 : EXACT_TOPK_BLOCK;
-        /* the block of op(A) as a rows x k row-major (or column-major) matrix */
-        const float *a0 = rows_a.layout == SMM_ROW_MAJOR ? A + i0 * lda : A + i0;
-        s = exact_sgemm_with(&ctx, SMM_ROW_MAJOR, rows_a.layout == SMM_ROW_MAJOR ? SMM_NO_TRANS : SMM_TRANS,
-                             layout == SMM_ROW_MAJOR ? transb : (transb == SMM_NO_TRANS ? SMM_TRANS : SMM_NO_TRANS),
-                             rows, n, k, 1.0f, a0, lda, B, ldb, 0.0f, block, n);
-        if (s != SMM_OK)
-            break;
-#pragma omp parallel for num_threads(ctx.threads) schedule(dynamic, 1)
-        for (int64_t row = 0; row < rows; row++) {
-            top_select best;
-            top_select_init(&best, sel + (size_t)omp_get_thread_num() * (size_t)cap, topk);
-            top_select_feed(&best, block + row * n, 0, n);
-            top_select_finish(&best);
-            for (int64_t t = 0; t < topk; t++) {
-                idx[(i0 + row) * ldk + t] = best.buf[t].index;
-                val[(i0 + row) * ldk + t] = best.buf[t].score;
-            }
+    best_rows best = { topk, smm_aligned_alloc((size_t)entries * sizeof(int64_t)),
+                       smm_aligned_alloc((size_t)entries * sizeof(float)) };
+    s = best.idx && best.val ? SMM_OK : SMM_ERR_NO_MEMORY;
+    const product_blocks p = { approx_vectors_of(layout, transa, 1, m, A, lda),
+                               approx_vectors_of(layout, transb, 0, n, B, ldb), k };
+    if (s == SMM_OK)
+        s = topk_stream(&ctx, m, n, topk, product_block, &p, keep_best, &best, 0);
+    if (s == SMM_OK)
+        for (int64_t i = 0; i < m; i++) {
+            memcpy(idx + i * ldk, best.idx + i * topk, (size_t)topk * sizeof(int64_t));
+            memcpy(val + i * ldk, best.val + i * topk, (size_t)topk * sizeof(float));
         }
-    }
-    smm_aligned_free(block);
-    smm_aligned_free(sel);
+    smm_aligned_free(best.idx);
+    smm_aligned_free(best.val);
     return s;
 }

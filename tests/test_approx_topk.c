@@ -5,11 +5,14 @@
  * products, its recall grows with the candidates, it is reproducible across
  * thread counts (and ISA paths for the sketch families); exact_topk agrees
  * with a brute-force reference; bad input gets its status with the outputs
- * untouched.
+ * untouched. Internals: the refinement's dot kernels equal the scalar one
+ * bit for bit, and the streaming selection equals a full sort.
  */
 #include <math.h>
 #include <string.h>
 
+#include "approx/approx_dot.h"
+#include "approx/approx_select.h"
 #include "test_util.h"
 
 static const approx_method all_methods[] = { APPROX_SIMHASH,      APPROX_SIMHASH_ORTHOGONAL,  APPROX_SIMHASH_STRUCTURED,
@@ -321,6 +324,67 @@ START_TEST(bad_input_leaves_outputs_untouched)
 }
 END_TEST
 
+START_TEST(dot_kernels_match_scalar)
+{
+    smm_isa isas[4];
+    const int count = test_supported_isas(isas);
+    uint64_t rng = 3;
+    float x[301], y[301];
+    for (int t = 0; t < 301; t++) { /* wide dynamic range, both signs: rounding shows */
+        x[t] = (test_rng_uniform(&rng) - 0.5f) * (float)(1 << (t % 20));
+        y[t] = (test_rng_uniform(&rng) - 0.5f) / (float)(1 << (t % 13));
+    }
+    for (int64_t k = 0; k <= 301; k += (k < 20 ? 1 : 17)) {
+        const double want = approx_dot_scalar(x, y, k);
+        double exact = 0.0; /* within float rounding of the plain sum */
+        for (int64_t t = 0; t < k; t++)
+            exact += (double)x[t] * (double)y[t];
+        ck_assert(fabs(want - exact) <= 1e-12 * (1.0 + fabs(exact)) * 1e3);
+        for (int i = 0; i < count; i++) {
+            const double got = approx_dot_kernel(isas[i])(x, y, k);
+            ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "%s k %lld: %.17g vs %.17g", smm_isa_name(isas[i]),
+                          (long long)k, got, want);
+        }
+    }
+}
+END_TEST
+
+START_TEST(streaming_selection_equals_full_sort)
+{
+    const int64_t n = 5000;
+    float *score = malloc(sizeof(float) * n);
+    scored_index *all = malloc(sizeof(scored_index) * n);
+    uint64_t rng = 8;
+    const int64_t rs[] = { 1, 2, 7, 64, 100, 4999, 5000, 6000 };
+    for (int pattern = 0; pattern < 3; pattern++) {
+        for (int64_t j = 0; j < n; j++) /* random, many ties, increasing (every score enters) */
+            score[j] = pattern == 0 ? test_rng_uniform(&rng) : pattern == 1 ? (float)(j % 17) : (float)j;
+        for (int64_t j = 0; j < n; j++)
+            all[j] = (scored_index){ score[j], j };
+        scored_sort(all, n);
+        for (size_t ri = 0; ri < sizeof rs / sizeof rs[0]; ri++) {
+            const int64_t r = rs[ri];
+            scored_index *buf = malloc(sizeof(scored_index) * (size_t)top_select_capacity(r));
+            top_select sel;
+            top_select_init(&sel, buf, r);
+            for (int64_t j0 = 0; j0 < n; j0 += 333) /* blocks that do not divide the step */
+                top_select_feed(&sel, score + j0, j0, n - j0 < 333 ? n - j0 : 333);
+            const int64_t got = top_select_finish(&sel);
+            ck_assert_int_eq(got, r < n ? r : n);
+            for (int64_t t = 0; t < got; t++)
+                ck_assert_msg(buf[t].index == all[t].index && buf[t].score == all[t].score,
+                              "pattern %d r %lld rank %lld: %lld vs %lld", pattern, (long long)r, (long long)t,
+                              (long long)buf[t].index, (long long)all[t].index);
+            free(buf);
+        }
+    }
+    for (int64_t t = 1; t < n; t++) /* the order: larger score first, then smaller index */
+        ck_assert(all[t - 1].score > all[t].score ||
+                  (all[t - 1].score == all[t].score && all[t - 1].index < all[t].index));
+    free(score), free(all);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("approx_topk");
@@ -331,6 +395,8 @@ int main(void)
     tcase_add_test(tc, recall_grows_with_candidates);
     tcase_add_test(tc, topk_reproducible_across_threads_and_isas);
     tcase_add_test(tc, bad_input_leaves_outputs_untouched);
+    tcase_add_test(tc, dot_kernels_match_scalar);
+    tcase_add_test(tc, streaming_selection_equals_full_sort);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

@@ -1,0 +1,27 @@
+/*
+ * approx_dot_avx512.c - the exact-valued dot product of approx_dot.h with
+ * AVX-512: lanes 0-7 and 8-15 are the doubles of two registers.
+ */
+#include <immintrin.h>
+
+#include "approx/approx_dot.h"
+
+static inline __m512d widen(const float *p)
+{
+    return _mm512_cvtps_pd(_mm256_loadu_ps(p));
+}
+
+double approx_dot_avx512(const float *x, const float *y, int64_t k)
+{
+    __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
+    int64_t t = 0;
+    for (; t + APPROX_DOT_LANES <= k; t += APPROX_DOT_LANES) {
+        lo = _mm512_fmadd_pd(widen(x + t), widen(y + t), lo);
+        hi = _mm512_fmadd_pd(widen(x + t + 8), widen(y + t + 8), hi);
+    }
+    double lane[APPROX_DOT_LANES];
+    _mm512_storeu_pd(lane, lo);
+    _mm512_storeu_pd(lane + 8, hi);
+    approx_dot_tail(x, y, t, k, lane);
+    return approx_dot_lanes(lane);
+}
