@@ -18,13 +18,19 @@
 #include "sketch/simhash.h"
 #include "sketchmm/sketch.h"
 
-/* Distances computed per block of one line of C (fits in L1 with the codes it reads). */
+/*
+ * Distances are computed for CODES_ROWS lines of C against CODES_BLOCK codes
+ * at a time (a multiple of the panel): the block's codes are read once for
+ * all its lines, and the distances stay in L1 until they become estimates.
+ */
+#define CODES_ROWS 4
 #define CODES_BLOCK 512
 
 /* Codes and norms of one vector set. */
 typedef struct {
     int64_t count, words;
-    uint64_t *codes; /* code i at codes + i * words */
+    uint64_t *codes;  /* code i at codes + i * words */
+    uint64_t *panels; /* SimHash families: the same codes in the panels of the Hamming panel kernels */
     float *norms;
 } code_set;
 
@@ -50,9 +56,29 @@ static sketch_family family_of(approx_method method)
 static void code_set_free(code_set *s)
 {
     smm_aligned_free(s->codes);
+    smm_aligned_free(s->panels);
     smm_aligned_free(s->norms);
-    s->codes = NULL;
+    s->codes = s->panels = NULL;
     s->norms = NULL;
+}
+
+/* Pack the codes of a SimHash set into panels (ctx->threads threads). */
+static smm_status pack_panels(const smm_context *ctx, code_set *set)
+{
+    const int64_t npanels = (set->count + HAMMING_PANEL - 1) / HAMMING_PANEL;
+    int64_t words;
+    if (smm_mul_size(npanels, HAMMING_PANEL * set->words, &words) != SMM_OK || words > INT64_MAX / 8)
+        return SMM_ERR_OVERFLOW;
+    set->panels = smm_aligned_alloc((size_t)words * sizeof(uint64_t));
+    if (set->panels == NULL)
+        return SMM_ERR_NO_MEMORY;
+#pragma omp parallel for num_threads(ctx->threads) schedule(static)
+    for (int64_t p = 0; p < npanels; p++) {
+        const int64_t j0 = p * HAMMING_PANEL;
+        const int64_t count = set->count - j0 < HAMMING_PANEL ? set->count - j0 : HAMMING_PANEL;
+        hamming_pack_panel(set->codes, set->words, j0, count, set->words, set->panels + j0 * set->words);
+    }
+    return SMM_OK;
 }
 
 static smm_status encode_set(const smm_context *ctx, sketch_family family, const approx_vectors *v, int64_t dim,
@@ -60,7 +86,7 @@ static smm_status encode_set(const smm_context *ctx, sketch_family family, const
 {
     int64_t words, code_words, code_bytes, norm_bytes;
     out->count = v->count;
-    out->codes = NULL;
+    out->codes = out->panels = NULL;
     out->norms = NULL;
     smm_status s = sketch_code_words(family, dim, opts->bits, &words);
     if (s != SMM_OK)
@@ -78,6 +104,8 @@ static smm_status encode_set(const smm_context *ctx, sketch_family family, const
     }
     s = sketch_encode_with(ctx, family, v->layout, v->count, dim, v->data, v->ld, opts->bits, opts->seed, out->codes,
                            words, out->norms);
+    if (s == SMM_OK && family != SKETCH_CROSSPOLYTOPE)
+        s = pack_panels(ctx, out);
     if (s != SMM_OK)
         code_set_free(out);
     return s;
@@ -100,7 +128,7 @@ static codes_b_state *new_state(void)
 {
     codes_b_state *st = smm_aligned_alloc(sizeof *st);
     if (st != NULL) {
-        st->set.codes = NULL;
+        st->set.codes = st->set.panels = NULL;
         st->set.norms = NULL;
         st->cosine = NULL;
         st->cp_hi = st->cp_lo = NULL;
@@ -167,11 +195,11 @@ static smm_status codes_sketch_a(const smm_context *ctx, const approx_b_side *b,
     return SMM_OK;
 }
 
-/* The distance kernel of a plan for one ISA path, and its scratch. */
+/* The distance kernel of a plan for one ISA path. */
 typedef struct {
     const codes_b_state *b;
-    hamming_row_fn hamming;  /* SimHash families */
-    cp_match_row_fn matches; /* cross-polytope */
+    hamming_panel_fn hamming; /* SimHash families */
+    cp_match_row_fn matches;  /* cross-polytope */
 } code_distances;
 
 static code_distances distances_of(const smm_context *ctx, const codes_b_state *b)
@@ -180,54 +208,71 @@ static code_distances distances_of(const smm_context *ctx, const codes_b_state *
     if (b->family == SKETCH_CROSSPOLYTOPE)
         d.matches = cp_match_row_kernel(ctx->isa);
     else
-        d.hamming = hamming_row_kernel(ctx->isa);
+        d.hamming = hamming_panel_kernel(ctx->isa);
     return d;
 }
 
-/* level[t] = the table index (distance or match count) of q against codes c_0 .. c_{len-1} (len <= CODES_BLOCK). */
-static void block_levels(const code_distances *d, const uint64_t *q, const uint64_t *codes, int64_t len,
-                         int64_t words, uint32_t *level)
+/*
+ * level[r * CODES_BLOCK + t] = the table index (Hamming distance, or match
+ * count) of the code of outer vector o0 + r against inner code t0 + t, for
+ * r < rows (<= CODES_ROWS), t < len (<= CODES_BLOCK); t0 is a multiple of
+ * HAMMING_PANEL.
+ */
+static void block_levels(const code_distances *d, const code_set *outer, int64_t o0, int64_t rows,
+                         const code_set *inner, int64_t t0, int64_t len, uint32_t *level)
 {
+    const int64_t words = inner->words;
     if (d->hamming != NULL) {
-        d->hamming(q, codes, len, words, words, level);
+        d->hamming(outer->codes + o0 * words, words, rows, inner->panels + t0 * words, len, words, level, CODES_BLOCK,
+                   1, 0);
         return;
     }
     uint16_t m[CODES_BLOCK];
-    d->matches(q, codes, len, words, words, d->b->cp_hi, d->b->cp_lo, (uint32_t)d->b->cp.hashes, m);
-    for (int64_t t = 0; t < len; t++)
-        level[t] = m[t];
+    for (int64_t r = 0; r < rows; r++) {
+        d->matches(outer->codes + (o0 + r) * words, inner->codes + t0 * words, len, words, words, d->b->cp_hi,
+                   d->b->cp_lo, (uint32_t)d->b->cp.hashes, m);
+        for (int64_t t = 0; t < len; t++)
+            level[r * CODES_BLOCK + t] = m[t];
+    }
 }
 
 /*
- * Entries t < count of one contiguous line of C (a row when C is row-major, a
- * column otherwise): c[t] from the code q of norm q_norm against codes
- * inner->codes[t0 + t]. Each entry is alpha * ((a-norm * b-norm) * cos) with
- * the a-side norm first, so C does not depend on which side is outer.
+ * Lines o0 .. o0 + rows - 1 (rows <= CODES_ROWS) of C, each contiguous (a
+ * row when C is row-major, a column otherwise): entry t < count of line r,
+ * at c + r * ldc + t, from outer vector o0 + r against inner vector
+ * t_begin + t (t_begin a multiple of HAMMING_PANEL). Each entry is
+ * alpha * ((a-norm * b-norm) * cos) with the a-side norm first, so C does
+ * not depend on which side is outer.
  */
-static void estimate_line(const code_distances *d, const uint64_t *q, float q_norm, int q_is_a, const code_set *inner,
-                          int64_t t_begin, int64_t count, float alpha, float beta, float *c)
+static void estimate_lines(const code_distances *d, const code_set *outer, int64_t o0, int64_t rows, int outer_is_a,
+                           const code_set *inner, int64_t t_begin, int64_t count, float alpha, float beta, float *c,
+                           int64_t ldc)
 {
     const float *cosine = d->b->cosine;
-    uint32_t level[CODES_BLOCK];
+    uint32_t level[CODES_ROWS * CODES_BLOCK];
     for (int64_t t0 = 0; t0 < count; t0 += CODES_BLOCK) {
         const int64_t len = count - t0 < CODES_BLOCK ? count - t0 : CODES_BLOCK;
         const float *norms = inner->norms + t_begin + t0;
-        float *line = c + t0;
-        block_levels(d, q, inner->codes + (t_begin + t0) * inner->words, len, inner->words, level);
-        if (beta == 0.0f) { /* C is write-only */
-            if (q_is_a)
-                for (int64_t t = 0; t < len; t++)
-                    line[t] = alpha * ((q_norm * norms[t]) * cosine[level[t]]);
-            else
-                for (int64_t t = 0; t < len; t++)
-                    line[t] = alpha * ((norms[t] * q_norm) * cosine[level[t]]);
-        } else {
-            if (q_is_a)
-                for (int64_t t = 0; t < len; t++)
-                    line[t] = alpha * ((q_norm * norms[t]) * cosine[level[t]]) + beta * line[t];
-            else
-                for (int64_t t = 0; t < len; t++)
-                    line[t] = alpha * ((norms[t] * q_norm) * cosine[level[t]]) + beta * line[t];
+        block_levels(d, outer, o0, rows, inner, t_begin + t0, len, level);
+        for (int64_t r = 0; r < rows; r++) {
+            const float q_norm = outer->norms[o0 + r];
+            const uint32_t *lv = level + r * CODES_BLOCK;
+            float *line = c + r * ldc + t0;
+            if (beta == 0.0f) { /* C is write-only */
+                if (outer_is_a)
+                    for (int64_t t = 0; t < len; t++)
+                        line[t] = alpha * ((q_norm * norms[t]) * cosine[lv[t]]);
+                else
+                    for (int64_t t = 0; t < len; t++)
+                        line[t] = alpha * ((norms[t] * q_norm) * cosine[lv[t]]);
+            } else {
+                if (outer_is_a)
+                    for (int64_t t = 0; t < len; t++)
+                        line[t] = alpha * ((q_norm * norms[t]) * cosine[lv[t]]) + beta * line[t];
+                else
+                    for (int64_t t = 0; t < len; t++)
+                        line[t] = alpha * ((norms[t] * q_norm) * cosine[lv[t]]) + beta * line[t];
+            }
         }
     }
 }
@@ -244,10 +289,14 @@ static smm_status codes_estimate(const smm_context *ctx, const approx_b_side *b,
     const code_set *outer = rows_outer ? a : &bs->set;
     const code_set *inner = rows_outer ? &bs->set : a;
     const int64_t ld_outer = rows_outer ? p->rs_c : p->cs_c;
+    const int64_t blocks = (outer->count + CODES_ROWS - 1) / CODES_ROWS;
 #pragma omp parallel for num_threads(ctx->threads) schedule(static)
-    for (int64_t o = 0; o < outer->count; o++)
-        estimate_line(&d, outer->codes + o * outer->words, outer->norms[o], rows_outer, inner, 0, inner->count,
-                      p->alpha, p->beta, p->C + o * ld_outer);
+    for (int64_t blk = 0; blk < blocks; blk++) {
+        const int64_t o0 = blk * CODES_ROWS;
+        const int64_t rows = outer->count - o0 < CODES_ROWS ? outer->count - o0 : CODES_ROWS;
+        estimate_lines(&d, outer, o0, rows, rows_outer, inner, 0, inner->count, p->alpha, p->beta,
+                       p->C + o0 * ld_outer, ld_outer);
+    }
     return SMM_OK;
 }
 
@@ -265,10 +314,13 @@ static void codes_estimate_block(const smm_context *ctx, const approx_b_side *b,
     const codes_b_state *bs = b_state;
     const code_set *a = &((const codes_b_state *)a_state)->set;
     const code_distances d = distances_of(ctx, bs);
+    const int64_t blocks = (rows + CODES_ROWS - 1) / CODES_ROWS;
 #pragma omp parallel for num_threads(ctx->threads) schedule(static) if (ctx->threads > 1)
-    for (int64_t r = 0; r < rows; r++)
-        estimate_line(&d, a->codes + (i0 + r) * a->words, a->norms[i0 + r], 1, &bs->set, j0, cols, 1.0f, 0.0f,
-                      out + r * ldo);
+    for (int64_t blk = 0; blk < blocks; blk++) {
+        const int64_t r0 = blk * CODES_ROWS;
+        const int64_t lines = rows - r0 < CODES_ROWS ? rows - r0 : CODES_ROWS;
+        estimate_lines(&d, a, i0 + r0, lines, 1, &bs->set, j0, cols, 1.0f, 0.0f, out + r0 * ldo, ldo);
+    }
 }
 
 static const approx_method_ops codes_ops = {

@@ -54,6 +54,9 @@ typedef struct {
     int64_t rs_c, cs_c;
 } approx_problem;
 
+/* Column blocks of estimate_block start at multiples of this (the Hamming panel width). */
+#define APPROX_COLUMN_ALIGN 32
+
 typedef struct {
     /* Sketch op(B): *state gets what the method keeps (freed by free_state). ctx->threads threads. */
     smm_status (*sketch_b)(const smm_context *ctx, const approx_b_side *b, void **state);
@@ -74,7 +77,7 @@ typedef struct {
     size_t (*block_work_bytes)(const approx_b_side *b, const void *b_state, int64_t rows, int64_t cols);
     /*
      * out[r * ldo + c] = est(a_{i0 + r}, b_{j0 + c}) (alpha 1, beta 0) for
-     * r < rows, c < cols: the values estimate writes (up to the rounding
+     * r < rows, c < cols, j0 a multiple of APPROX_COLUMN_ALIGN: the values estimate writes (up to the rounding
      * noted by a method), with ctx->threads threads (top-k calls it with
      * one from inside its own parallel loop, or with all on large blocks),
      * and `work` of block_work_bytes(b, b_state, rows, cols). Never fails.

@@ -115,7 +115,7 @@ void scored_first(scored_index *a, int64_t count, int64_t r)
 
 int64_t top_select_capacity(int64_t r)
 {
-    return 2 * r + TOP_SELECT_STEP;
+    return TOP_SELECT_SLACK * r + TOP_SELECT_STEP;
 }
 
 void top_select_init(top_select *sel, scored_index *buf, int64_t r)
@@ -153,13 +153,16 @@ void top_select_feed(top_select *sel, const float *score, int64_t j0, int64_t le
         for (int64_t u = 0; u < step; u++)
             any |= s[u] > threshold;
         if (any) {
-            for (int64_t u = 0; u < step; u++)
-                if (s[u] > threshold) {
-                    sel->buf[sel->kept].score = s[u];
-                    sel->buf[sel->kept].index = j0 + t + u;
-                    sel->kept++;
-                }
-            if (sel->kept > 2 * sel->r) /* room for one more step: capacity 2r + TOP_SELECT_STEP */
+            /* branch-free append: every score is written, only the passing ones are counted */
+            scored_index *buf = sel->buf;
+            int64_t kept = sel->kept;
+            for (int64_t u = 0; u < step; u++) {
+                buf[kept].score = s[u];
+                buf[kept].index = j0 + t + u;
+                kept += s[u] > threshold;
+            }
+            sel->kept = kept;
+            if (sel->kept > TOP_SELECT_SLACK * sel->r) /* room for one more step: see the capacity */
                 cut(sel);
         }
         t += step;

@@ -26,11 +26,14 @@ void scored_first(scored_index *a, int64_t count, int64_t r);
  * columns j0 .. j0 + len - 1 in increasing j0, none NaN. The first r are
  * kept; after that a score is kept only when it beats the current r-th best
  * (a later column must beat it strictly: equal scores rank by index), and the
- * kept list is cut back to r when it holds 2r. Work: one comparison per score
- * (a branch-free loop over each step of TOP_SELECT_STEP scores) plus
- * O(r log r) per cut; about r ln(n / r) scores are kept on random input.
+ * kept list is cut back to r (a quickselect) when it holds TOP_SELECT_SLACK r
+ * (each cut costs O(kept), so a larger slack means fewer of them). Work: one
+ * comparison per score (branch-free loops over steps of TOP_SELECT_STEP
+ * scores) plus O(r) per cut; about r ln(n / r) scores are kept on random
+ * input.
  */
-#define TOP_SELECT_STEP 64
+#define TOP_SELECT_STEP 16
+#define TOP_SELECT_SLACK 4
 typedef struct {
     scored_index *buf; /* top_select_capacity(r) entries */
     int64_t r, kept;

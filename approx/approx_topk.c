@@ -7,8 +7,8 @@
 #include <omp.h>
 #include <string.h>
 
-#include "approx/approx_dot.h"
 #include "approx/approx_plan.h"
+#include "approx/approx_refine.h"
 #include "approx/approx_select.h"
 #include "approx/topk_stream.h"
 
@@ -21,16 +21,6 @@
 #define CODES_TOPK_ROWS 8
 #define CODES_TOPK_COLS 512
 
-/* Vector i of v as k contiguous floats: a pointer into v, or a copy in tmp. */
-static const float *vector_of(const approx_vectors *v, int64_t i, int64_t k, float *tmp)
-{
-    if (v->layout == SMM_ROW_MAJOR)
-        return v->data + i * v->ld;
-    for (int64_t t = 0; t < k; t++)
-        tmp[t] = v->data[t * v->ld + i];
-    return tmp;
-}
-
 /* Candidates per row: the option, or 10 topk (at most n). */
 static int64_t candidates_of(const approx_options *opts, int64_t topk, int64_t n)
 {
@@ -39,54 +29,14 @@ static int64_t candidates_of(const approx_options *opts, int64_t topk, int64_t n
     return 10 * topk < n ? 10 * topk : n;
 }
 
-/* Candidates ahead whose vectors are prefetched during refinement. */
-#define REFINE_PREFETCH 4
-
-/* What refining one row needs. */
-typedef struct {
-    const approx_vectors *rows_a, *cols_b;
-    approx_dot_fn dot;
-    int64_t k, topk;
-    int64_t *idx; /* row i's results at idx + i * ldk, val + i * ldk */
-    float *val;
-    int64_t ldk;
-} refinement;
-
-/*
- * Replace the scores of row i's candidates cand[0 .. count) by their exact
- * dot products, sort, and write the best topk. scratch: 2k floats.
- */
-static void refine_row(void *arg, int64_t i, scored_index *cand, int64_t count, void *scratch)
-{
-    const refinement *rf = arg;
-    float *a_tmp = scratch, *b_tmp = a_tmp + rf->k;
-    const float *a = vector_of(rf->rows_a, i, rf->k, a_tmp);
-    const approx_vectors *b = rf->cols_b;
-    for (int64_t c = 0; c < count; c++) {
-        if (c + REFINE_PREFETCH < count && b->layout == SMM_ROW_MAJOR) {
-            /* the candidates are scattered over op(B): ask for a later one's vector early */
-            const char *next = (const char *)(b->data + cand[c + REFINE_PREFETCH].index * b->ld);
-            for (int64_t byte = 0; byte < rf->k * (int64_t)sizeof(float); byte += 64)
-                __builtin_prefetch(next + byte);
-        }
-        cand[c].score = (float)rf->dot(a, vector_of(b, cand[c].index, rf->k, b_tmp), rf->k);
-    }
-    scored_first(cand, count, rf->topk);
-    for (int64_t t = 0; t < rf->topk; t++) {
-        rf->idx[i * rf->ldk + t] = cand[t].index;
-        rf->val[i * rf->ldk + t] = cand[t].score;
-    }
-}
-
 /*
  * The sketch families: each thread takes CODES_TOPK_ROWS rows at a time and
  * runs them over the codes a block of CODES_TOPK_COLS columns at a time
  * (the block's codes are read once for all its rows), feeding each row's
- * selection; then refines them. Nothing here can fail once allocated, so the
- * results go straight to the outputs.
+ * selection; the r best columns of row i go to cand[i * r ..].
  */
-static smm_status codes_topk(const smm_context *ctx, const approx_plan *plan, const void *a_state, int64_t m,
-                             int64_t r, const refinement *rf)
+static smm_status codes_candidates(const smm_context *ctx, const approx_plan *plan, const void *a_state, int64_t m,
+                                   int64_t r, int64_t *cand)
 {
     const approx_method_ops *ops = plan->ops;
     const approx_b_side *b = &plan->b;
@@ -98,7 +48,7 @@ static smm_status codes_topk(const smm_context *ctx, const approx_plan *plan, co
     const double sel_bytes = (double)CODES_TOPK_ROWS * (double)cap * (double)sizeof(scored_index);
     if (sel_bytes > 1e15)
         return SMM_ERR_OVERFLOW;
-    const size_t per_thread = est_bytes + method_bytes + (size_t)sel_bytes + 2 * (size_t)rf->k * sizeof(float) + 64;
+    const size_t per_thread = est_bytes + method_bytes + (size_t)sel_bytes;
     if ((double)per_thread * ctx->threads > 1e18)
         return SMM_ERR_OVERFLOW;
     char *work = smm_aligned_alloc(per_thread * (size_t)ctx->threads);
@@ -113,7 +63,6 @@ static smm_status codes_topk(const smm_context *ctx, const approx_plan *plan, co
         float *est = (float *)mine;
         void *method_work = mine + est_bytes;
         scored_index *sel_buf = (scored_index *)(mine + est_bytes + method_bytes);
-        float *vectors = (float *)(sel_buf + CODES_TOPK_ROWS * cap);
         top_select sel[CODES_TOPK_ROWS];
 
 #pragma omp for schedule(dynamic, 1)
@@ -129,8 +78,11 @@ static smm_status codes_topk(const smm_context *ctx, const approx_plan *plan, co
                 for (int64_t row = 0; row < rows; row++)
                     top_select_feed(&sel[row], est + row * CODES_TOPK_COLS, j0, cols);
             }
-            for (int64_t row = 0; row < rows; row++)
-                refine_row((void *)rf, i0 + row, sel[row].buf, top_select_finish(&sel[row]), vectors);
+            for (int64_t row = 0; row < rows; row++) {
+                const int64_t got = top_select_finish(&sel[row]); /* == r: r <= n */
+                for (int64_t c = 0; c < got; c++)
+                    cand[(i0 + row) * r + c] = sel[row].buf[c].index;
+            }
         }
     }
     smm_aligned_free(work);
@@ -153,32 +105,28 @@ static smm_status estimate_block_scores(const void *arg, const smm_context *ctx,
     return SMM_OK;
 }
 
-/* The classical methods: the score stream of topk_stream, refined into a workspace, copied out at the end. */
-static smm_status classical_topk(const smm_context *ctx, const approx_plan *plan, const void *a_state, int64_t m,
-                                 int64_t r, const refinement *rf)
+typedef struct {
+    int64_t r;
+    int64_t *cand;
+} candidate_rows;
+
+static void keep_candidates(void *arg, int64_t i, scored_index *best, int64_t count, void *scratch)
+{
+    (void)scratch;
+    const candidate_rows *c = arg;
+    for (int64_t t = 0; t < count; t++) /* count == r: r <= n */
+        c->cand[i * c->r + t] = best[t].index;
+}
+
+/* The classical methods: the score stream of topk_stream (one SGEMM per large block). */
+static smm_status classical_candidates(const smm_context *ctx, const approx_plan *plan, const void *a_state, int64_t m,
+                                       int64_t r, int64_t *cand)
 {
     if (plan->ops->block_work_bytes(&plan->b, plan->b_state, TOPK_STREAM_ROWS, TOPK_STREAM_COLS) != 0)
         return SMM_ERR_BAD_METHOD; /* not a method this driver knows */
-    int64_t entries;
-    if (smm_mul_size(m, rf->topk, &entries) != SMM_OK || entries > INT64_MAX / 16)
-        return SMM_ERR_OVERFLOW;
-    refinement tmp = *rf;
-    tmp.idx = smm_aligned_alloc((size_t)entries * sizeof(int64_t));
-    tmp.val = smm_aligned_alloc((size_t)entries * sizeof(float));
-    tmp.ldk = rf->topk;
-    smm_status s = tmp.idx && tmp.val ? SMM_OK : SMM_ERR_NO_MEMORY;
     const estimate_blocks e = { plan, a_state };
-    if (s == SMM_OK)
-        s = topk_stream(ctx, m, plan->b.cols.count, r, estimate_block_scores, &e, refine_row, &tmp,
-                        2 * (size_t)rf->k * sizeof(float));
-    if (s == SMM_OK)
-        for (int64_t i = 0; i < m; i++) {
-            memcpy(rf->idx + i * rf->ldk, tmp.idx + i * rf->topk, (size_t)rf->topk * sizeof(int64_t));
-            memcpy(rf->val + i * rf->ldk, tmp.val + i * rf->topk, (size_t)rf->topk * sizeof(float));
-        }
-    smm_aligned_free(tmp.idx);
-    smm_aligned_free(tmp.val);
-    return s;
+    candidate_rows c = { r, cand };
+    return topk_stream(ctx, m, plan->b.cols.count, r, estimate_block_scores, &e, keep_candidates, &c, 0);
 }
 
 smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,
@@ -194,9 +142,18 @@ smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan,
         s = plan->ops->sketch_a(ctx, b, plan->b_state, rows_a, &a_state);
     if (s != SMM_OK)
         return s;
-    const refinement rf = { rows_a, &b->cols, approx_dot_kernel(ctx->isa), b->k, topk, idx, val, ldk };
-    s = codes ? codes_topk(ctx, plan, a_state, m, r, &rf) : classical_topk(ctx, plan, a_state, m, r, &rf);
+    int64_t entries;
+    int64_t *cand = NULL;
+    if (smm_mul_size(m, r, &entries) != SMM_OK || entries > INT64_MAX / 16)
+        s = SMM_ERR_OVERFLOW;
+    else if ((cand = smm_aligned_alloc((size_t)entries * sizeof(int64_t))) == NULL)
+        s = SMM_ERR_NO_MEMORY;
+    if (s == SMM_OK)
+        s = codes ? codes_candidates(ctx, plan, a_state, m, r, cand) : classical_candidates(ctx, plan, a_state, m, r, cand);
     plan->ops->free_state(a_state);
+    if (s == SMM_OK)
+        s = approx_refine(ctx, rows_a, &b->cols, b->k, m, r, cand, topk, idx, val, ldk);
+    smm_aligned_free(cand);
     return s;
 }
 

@@ -1,0 +1,32 @@
+/*
+ * approx_refine.h - the exact step of top-k: given candidate columns for
+ * every row of op(A), compute <a_i, b_j> exactly for those pairs only and
+ * keep each row's best topk.
+ */
+#ifndef APPROX_REFINE_H
+#define APPROX_REFINE_H
+
+#include "approx/approx_problem.h"
+
+/*
+ * Rows of op(A) handled per batch: their (row, candidate) pairs are visited
+ * in increasing candidate column, so each column's vector is read once per
+ * batch, in memory order, however many rows chose it (the candidates of one
+ * row are scattered over op(B): read row by row they would be one random
+ * 4k-byte fetch each).
+ */
+#define REFINE_BATCH_ROWS 2048
+
+/*
+ * For i < m: cand[i * r .. i * r + r) are r distinct candidate columns of
+ * row i (r <= n = cols_b->count); write the topk (<= r) with the largest
+ * exact <a_i, b_j> (approx_dot.h, rounded to float) to idx[i * ldk ..] and
+ * val[i * ldk ..], largest first, ties to the smaller column. ctx->threads
+ * threads; the result does not depend on them. Returns SMM_OK, or
+ * SMM_ERR_NO_MEMORY / SMM_ERR_OVERFLOW with the outputs untouched.
+ */
+smm_status approx_refine(const smm_context *ctx, const approx_vectors *rows_a, const approx_vectors *cols_b, int64_t k,
+                         int64_t m, int64_t r, const int64_t *cand, int64_t topk, int64_t *idx, float *val,
+                         int64_t ldk);
+
+#endif /* APPROX_REFINE_H */
