@@ -204,8 +204,16 @@ smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_
  *      idx[i * ldk + t] the column, val[i * ldk + t] the exact value, t = 0
  *      .. topk - 1, in decreasing value (ties: smaller index first).
  * Values are exact; only recall is approximate (with candidates = n the
- * result is the exact top-k). Cost: the estimate (see the methods) plus a
- * selection pass over n estimates per row plus 2 candidates k flops per row.
+ * result is the exact top-k). Cost: the estimate (see the methods; the
+ * sketch families compute it for 8 rows against 512 codes at a time, the
+ * classical methods as SGEMM blocks), a selection pass over the n estimates
+ * of each row (one comparison each, plus O(candidates) per cut of the kept
+ * list), and 2 candidates k flops of refinement per row. The refinement
+ * reads each candidate's vector of op(B): the pairs of 2048 rows at a time
+ * are visited in column order, so op(B) is streamed about once per 2048
+ * rows, but the rows' own vectors are then re-read from cache for every
+ * pair, and on large data this memory traffic, not the flops, bounds how
+ * many candidates pay.
  * 1 <= topk <= n, candidates (when set) in topk..n (SMM_ERR_BAD_ARGUMENT
  * otherwise); ldk >= topk (SMM_ERR_BAD_LEADING_DIM). Bit-identical for every
  * thread count; for the sketch families also for every ISA path.
