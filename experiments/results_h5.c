@@ -60,6 +60,7 @@ static hid_t fixed_string_type(size_t size)
  */
 static hid_t row_type(int file_layout)
 {
+    hid_t s_mode = fixed_string_type(RESULTS_MODE_LEN);
     hid_t s_method = fixed_string_type(RESULTS_METHOD_LEN);
     hid_t s_dataset = fixed_string_type(RESULTS_DATASET_LEN);
     hid_t s_isa = fixed_string_type(RESULTS_ISA_LEN);
@@ -68,14 +69,18 @@ static hid_t row_type(int file_layout)
     hid_t i32 = file_layout ? H5T_STD_I32LE : H5T_NATIVE_INT32;
     hid_t u64 = file_layout ? H5T_STD_U64LE : H5T_NATIVE_UINT64;
     hid_t f64 = file_layout ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE;
-    herr_t err = (s_method < 0 || s_dataset < 0 || s_isa < 0 || t < 0) ? -1 : 0;
+    herr_t err = (s_mode < 0 || s_method < 0 || s_dataset < 0 || s_isa < 0 || t < 0) ? -1 : 0;
     if (err >= 0) {
+        err |= H5Tinsert(t, "mode", HOFFSET(results_row, mode), s_mode);
         err |= H5Tinsert(t, "method", HOFFSET(results_row, method), s_method);
         err |= H5Tinsert(t, "dataset", HOFFSET(results_row, dataset), s_dataset);
         err |= H5Tinsert(t, "m", HOFFSET(results_row, m), i64);
         err |= H5Tinsert(t, "n", HOFFSET(results_row, n), i64);
         err |= H5Tinsert(t, "k", HOFFSET(results_row, k), i64);
         err |= H5Tinsert(t, "bits", HOFFSET(results_row, bits), i32);
+        err |= H5Tinsert(t, "sketch_dim", HOFFSET(results_row, sketch_dim), i32);
+        err |= H5Tinsert(t, "topk", HOFFSET(results_row, topk), i32);
+        err |= H5Tinsert(t, "candidates", HOFFSET(results_row, candidates), i32);
         err |= H5Tinsert(t, "seed", HOFFSET(results_row, seed), u64);
         err |= H5Tinsert(t, "threads", HOFFSET(results_row, threads), i32);
         err |= H5Tinsert(t, "isa", HOFFSET(results_row, isa), s_isa);
@@ -86,10 +91,15 @@ static hid_t row_type(int file_layout)
         err |= H5Tinsert(t, "nmse", HOFFSET(results_row, nmse), f64);
         err |= H5Tinsert(t, "rel_fro_error", HOFFSET(results_row, rel_fro_error), f64);
         err |= H5Tinsert(t, "max_abs_error", HOFFSET(results_row, max_abs_error), f64);
+        err |= H5Tinsert(t, "recall", HOFFSET(results_row, recall), f64);
+        err |= H5Tinsert(t, "recall_index", HOFFSET(results_row, recall_index), f64);
+        err |= H5Tinsert(t, "max_value_error", HOFFSET(results_row, max_value_error), f64);
         err |= H5Tinsert(t, "alignment", HOFFSET(results_row, alignment), f64);
         if (file_layout && err >= 0)
             err = H5Tpack(t);
     }
+    if (s_mode >= 0)
+        H5Tclose(s_mode);
     if (s_method >= 0)
         H5Tclose(s_method);
     if (s_dataset >= 0)

@@ -12,23 +12,49 @@
  *              h5py as str) and integers describing the run; see
  *              results_set_attr_*() and the sweep driver for the names.
  *
+ * Rows come in two modes (field `mode`):
+ *   "dense"  C = A * B estimated whole by approx_sgemm and compared with
+ *            exact_sgemm: one row per (method, size).
+ *   "topk"   the topk largest entries of each row of A * B found by
+ *            approx_topk and compared with exact_topk: one row per (method,
+ *            size, candidates).
+ * A method's size is `bits` for the four sketch families and `sketch_dim`
+ * for the four classical methods; the other of the two fields is 0.
+ * Fields a mode does not measure are NaN (float) or 0 (integer).
+ *
  * Fields of /results (little-endian in the file, packed)
- *   method         fixed string, RESULTS_METHOD_LEN bytes, NUL-padded ("simhash")
+ *   mode           fixed string, RESULTS_MODE_LEN bytes, NUL-padded ("dense", "topk")
+ *   method         fixed string, RESULTS_METHOD_LEN bytes (approx_method_name(): "simhash", ...)
  *   dataset        fixed string, RESULTS_DATASET_LEN bytes ("fashion-mnist", ...)
- *   m, n, k        int64    shape of the product: (m x k) * (k x n)
- *   bits           int32    sketch length per vector
- *   seed           uint64   hyperplane (and synthetic data) seed
- *   threads        int32    threads used for both the exact and the approximate product
+ *   m, n, k        int64    shape of the product: (m x k) * (k x n); in topk
+ *                           rows m queries, n database vectors
+ *   bits           int32    sketch length per vector (sketch families; else 0)
+ *   sketch_dim     int32    sketch dimension s (classical methods; else 0)
+ *   topk           int32    topk rows: entries kept per row (K); dense rows 0
+ *   candidates     int32    topk rows: candidates per row refined exactly; dense rows 0
+ *   seed           uint64   seed of the method (and of synthetic data)
+ *   threads        int32    threads used for both the exact and the approximate call
  *   isa            fixed string, RESULTS_ISA_LEN bytes ("avx2", ...)
- *   status         int32    smm_status of the approximate product (0 = SMM_OK;
- *                           otherwise the float fields below are NaN)
- *   exact_seconds  float64  median wall time of exact_sgemm, timed in
- *                           alternation with this row's approx_sgemm runs
- *   approx_seconds float64  median wall time of approx_sgemm
+ *   status         int32    smm_status of the row (0 = SMM_OK; otherwise that of
+ *                           the failing call, and the float fields below are NaN)
+ *   exact_seconds  float64  median wall time of the exact call (exact_sgemm /
+ *                           exact_topk), timed in the same rounds as this row's
+ *                           approximate runs
+ *   approx_seconds float64  median wall time of the approximate call (approx_sgemm /
+ *                           approx_topk, one-shot: sketching both sides included)
  *   speedup        float64  exact_seconds / approx_seconds
- *   nmse           float64  mean((Y - Yhat)^2) / var(Y)
- *   rel_fro_error  float64  ||Y - Yhat||_F / ||Y||_F
- *   max_abs_error  float64  max |Y - Yhat|
+ *   nmse           float64  dense: mean((Y - Yhat)^2) / var(Y)
+ *   rel_fro_error  float64  dense: ||Y - Yhat||_F / ||Y||_F
+ *   max_abs_error  float64  dense: max |Y - Yhat|
+ *   recall         float64  topk: recall@topk by value: the mean over rows i of
+ *                           the share of returned columns j whose <a_i, b_j> is
+ *                           at least the smallest <a_i, b_j'> of the exact top-k
+ *                           (dot products in double, compared rounded to float),
+ *                           so a column tied with the exact k-th counts as a hit
+ *   recall_index   float64  topk: recall@topk by index: indices common to the
+ *                           approximate and the exact top-k, over topk
+ *   max_value_error float64 topk: max |returned value - <a_i, b_j>| over every
+ *                           returned entry, the dot product in double
  *   alignment      float64  ||A B||_F / (||A||_F ||B||_F)
  *
  * Functions return SMM_OK or SMM_ERR_IO (an HDF5 call failed),
@@ -43,18 +69,23 @@
 
 #include "sketchmm/common.h"
 
-#define RESULTS_METHOD_LEN 16
+#define RESULTS_MODE_LEN 8
+#define RESULTS_METHOD_LEN 24
 #define RESULTS_DATASET_LEN 32
 #define RESULTS_ISA_LEN 16
 
 /* One row of /results (see the field list above). */
 typedef struct {
+    char mode[RESULTS_MODE_LEN];
     char method[RESULTS_METHOD_LEN];
     char dataset[RESULTS_DATASET_LEN];
     int64_t m;
     int64_t n;
     int64_t k;
     int32_t bits;
+    int32_t sketch_dim;
+    int32_t topk;
+    int32_t candidates;
     uint64_t seed;
     int32_t threads;
     char isa[RESULTS_ISA_LEN];
@@ -65,6 +96,9 @@ typedef struct {
     double nmse;
     double rel_fro_error;
     double max_abs_error;
+    double recall;
+    double recall_index;
+    double max_value_error;
     double alignment;
 } results_row;
 

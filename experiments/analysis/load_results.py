@@ -1,11 +1,20 @@
 """Load the HDF5 results file written by sketchmm_sweep.
 
-The file holds one table, ``/results`` (one row per configuration: method,
-dataset, m, n, k, bits, seed, threads, isa, status, exact_seconds,
-approx_seconds, speedup, nmse, rel_fro_error, max_abs_error, alignment), and
-attributes on the root group describing the run (library_version, git_commit,
-isa, exact_kernel, hamming_kernel, threads, cpu_model, dataset, seed, created,
-...). Fixed-length byte strings are decoded to ``str``.
+The file holds one table, ``/results`` (one row per configuration: mode
+("dense" or "topk"), method, dataset, m, n, k, bits, sketch_dim, topk,
+candidates, seed, threads, isa, status, exact_seconds, approx_seconds, speedup,
+nmse, rel_fro_error, max_abs_error (dense rows), recall, recall_index,
+max_value_error (top-k rows), alignment; a field a mode does not measure is
+NaN or 0), and attributes on the root group describing the run
+(library_version, git_commit, isa, exact_kernel, hamming_kernel, threads,
+cpu_model, dataset, seed, created, modes, methods, ...). Fixed-length byte
+strings are decoded to ``str``.
+
+Two columns are derived on loading: ``size`` (bits for the sketch families,
+sketch_dim for the classical methods) and ``size_name`` ("bits" or
+"sketch_dim"). Files of older sweeps (SimHash only, dense only, no mode
+field) load with the missing fields filled in: mode "dense", sketch_dim,
+topk and candidates 0, recall, recall_index and max_value_error NaN.
 
 Usage (with /usr/bin/python3, which has h5py and numpy)::
 
@@ -16,8 +25,9 @@ Usage (with /usr/bin/python3, which has h5py and numpy)::
     table = load_results("results/sweep.h5")   # a pandas.DataFrame when pandas
                                                # is importable, else a dict of
                                                # numpy arrays (column -> array)
-    print(table["bits"], table["speedup"], table["nmse"])
+    print(table["size"], table["speedup"], table["nmse"])
     print(format_table(table))                 # works for both kinds
+    dense = select(table, mode="dense")        # rows of one mode (either kind)
 
     attrs = load_attributes("results/sweep.h5")
     print(attrs["isa"], attrs["threads"], attrs["git_commit"])
@@ -34,7 +44,18 @@ import sys
 import h5py
 import numpy as np
 
-__all__ = ["load_results", "load_attributes", "format_table", "num_rows"]
+__all__ = ["load_results", "load_attributes", "format_table", "num_rows", "select"]
+
+# Fields added after the first sweeps, with the value they take in older files.
+_DEFAULTS = {
+    "mode": "dense",
+    "sketch_dim": 0,
+    "topk": 0,
+    "candidates": 0,
+    "recall": np.nan,
+    "recall_index": np.nan,
+    "max_value_error": np.nan,
+}
 
 
 def _decode(value):
@@ -59,6 +80,15 @@ def _columns(path):
             column = np.array([v.decode("utf-8", errors="replace").rstrip("\x00")
                                for v in column], dtype=object)
         columns[name] = column
+    rows = len(data)
+    for name, default in _DEFAULTS.items():
+        if name not in columns:
+            dtype = object if isinstance(default, str) else type(default)
+            columns[name] = np.full(rows, default, dtype=dtype)
+    bits = np.asarray(columns.get("bits", np.zeros(rows, dtype=np.int32)))
+    uses_bits = bits > 0
+    columns["size"] = np.where(uses_bits, bits, columns["sketch_dim"]).astype(np.int64)
+    columns["size_name"] = np.array(["bits" if b else "sketch_dim" for b in uses_bits], dtype=object)
     return columns
 
 
@@ -94,26 +124,50 @@ def num_rows(table):
     return len(next(iter(table.values()))) if table else 0
 
 
-_TABLE_COLUMNS = [
-    # (column, header, width, format spec)
-    ("method", "method", 8, "s"),
-    ("bits", "bits", 6, "d"),
-    ("threads", "thr", 4, "d"),
-    ("exact_seconds", "exact_s", 10, ".5f"),
-    ("approx_seconds", "approx_s", 10, ".5f"),
-    ("speedup", "speedup", 8, ".3f"),
-    ("nmse", "nmse", 10, ".3e"),
-    ("rel_fro_error", "rel_fro", 10, ".3e"),
-    ("max_abs_error", "max_abs", 10, ".3e"),
-    ("alignment", "align", 7, ".4f"),
-    ("status", "status", 6, "d"),
+def select(table, **equal):
+    """The rows of a table (either kind) whose columns equal the given values,
+    e.g. select(table, mode="topk", method="simhash"); same kind as table."""
+    mask = np.ones(num_rows(table), dtype=bool)
+    for name, value in equal.items():
+        mask &= np.asarray(table[name]) == value
+    if hasattr(table, "columns") and hasattr(table, "loc"):
+        return table.loc[mask].reset_index(drop=True)
+    return {name: np.asarray(column)[mask] for name, column in table.items()}
+
+
+# (column, header, width, format spec), per mode
+_COMMON_HEAD = [
+    ("method", "method", 20, "<s"),
+    ("size_name", "size", 10, "s"),
+    ("size", "", 5, "d"),
 ]
+_COMMON_TAIL = [
+    ("exact_seconds", "exact_s", 9, ".4f"),
+    ("approx_seconds", "approx_s", 9, ".4f"),
+    ("speedup", "speedup", 8, ".3f"),
+]
+_MODE_COLUMNS = {
+    "dense": _COMMON_HEAD + _COMMON_TAIL + [
+        ("nmse", "nmse", 10, ".3e"),
+        ("rel_fro_error", "rel_fro", 10, ".3e"),
+        ("max_abs_error", "max_abs", 10, ".3e"),
+        ("alignment", "align", 7, ".4f"),
+        ("status", "status", 6, "d"),
+    ],
+    "topk": _COMMON_HEAD + [("candidates", "cand", 6, "d")] + _COMMON_TAIL + [
+        ("recall", "recall", 7, ".4f"),
+        ("recall_index", "rec_idx", 7, ".4f"),
+        ("max_value_error", "max_val_err", 11, ".2e"),
+        ("alignment", "align", 7, ".4f"),
+        ("status", "status", 6, "d"),
+    ],
+}
 
 
-def format_table(table):
-    """A plain-text table of the main columns (DataFrame or dict of arrays)."""
-    columns = [c for c in _TABLE_COLUMNS if c[0] in table]
-    header = " ".join(h.rjust(w) for _, h, w, _ in columns)
+def _format_rows(table, columns):
+    columns = [c for c in columns if c[0] in table]
+    header = " ".join(h.ljust(w) if spec.startswith("<") else h.rjust(w)
+                      for _, h, w, spec in columns)
     lines = [header, "-" * len(header)]
     for i in range(num_rows(table)):
         cells = []
@@ -121,9 +175,27 @@ def format_table(table):
             value = np.asarray(table[name])[i]
             if isinstance(value, np.generic):
                 value = value.item()
-            cells.append(format(value, spec).rjust(width))
+            if spec.startswith("<"):
+                cells.append(format(value, spec[1:]).ljust(width))
+            else:
+                cells.append(format(value, spec).rjust(width))
         lines.append(" ".join(cells))
     return "\n".join(lines)
+
+
+def format_table(table):
+    """A plain-text table per mode (DataFrame or dict of arrays): dense rows
+    with their errors, top-k rows with their recall."""
+    parts = []
+    modes = np.asarray(table["mode"]) if num_rows(table) else np.asarray([])
+    for mode, columns in _MODE_COLUMNS.items():
+        if (modes == mode).any():
+            rows = select(table, mode=mode)
+            topk = ""
+            if mode == "topk":
+                topk = f" (recall@{int(np.asarray(rows['topk'])[0])})"
+            parts.append(f"{mode}{topk}:\n" + _format_rows(rows, columns))
+    return "\n\n".join(parts) if parts else "(no rows)"
 
 
 def main(argv):

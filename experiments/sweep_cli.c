@@ -1,0 +1,634 @@
+/*
+ * sweep_cli.c - the command line of sketchmm_sweep: --help, parsing, checks
+ * and defaults. See sweep.h.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+#define SWEEP_DEFAULT_OUT "results/sweep.h5"
+
+/* Fashion-MNIST: 60000 training and 10000 test images. */
+#define SWEEP_FMNIST_TRAIN 60000
+#define SWEEP_FMNIST_TEST 10000
+
+const char *const sweep_data_names[SWEEP_NUM_DATA] = { "fashion-mnist", "gaussian", "lowrank", "clustered" };
+
+/* Defaults; the help text repeats them. */
+static const int32_t default_bits[] = { 32, 64, 128, 256, 512 };
+static const int32_t default_sketch_dims[] = { 8, 16, 32, 64, 128, 256 };
+static const int32_t default_topk_bits[] = { 256, 512 };
+static const int32_t default_topk_sketch_dims[] = { 64, 128 };
+static const int32_t default_topk_crosspolytope[] = { 128, 256 };
+static const int32_t default_candidates[] = { 20, 100, 500 };
+
+static void print_help(FILE *f, const char *prog)
+{
+    fprintf(f,
+        "Usage: %s [options]\n"
+        "\n"
+        "Measures accuracy against speed of every approximate method of sketchmm\n"
+        "(approx.h) and records one row per configuration in an HDF5 table.\n"
+        "Without options it runs the project's default sweep (scripts/run_sweep.sh):\n"
+        "both modes on Fashion-MNIST, every method, 92 rows, about 10 minutes on\n"
+        "2 cores (612 s measured on a 2-core 2.8 GHz Xeon with AVX-512).\n"
+        "\n"
+        "Dense mode: C = A * B, A m x k (m vectors of the data set as rows), B k x n\n"
+        "(the next n vectors as columns), both row-major. exact_sgemm gives the\n"
+        "reference Y; each (method, size) is one approx_sgemm call (one-shot: it\n"
+        "sketches both sides), compared with Y.\n"
+        "Top-k mode: for each of M query vectors, the K database vectors (out of N)\n"
+        "with the largest inner products: op(A) = queries (M x k), op(B) = the\n"
+        "database transposed (the N x k database matrix with transb = SMM_TRANS).\n"
+        "exact_topk (exact_sgemm in blocks and an exact selection) gives the\n"
+        "reference; each (method, size, candidates) is one approx_topk call\n"
+        "(one-shot: sketching both sides, estimates, selection of the candidates\n"
+        "and their exact refinement).\n"
+        "\n"
+        "Timing: per group of configurations, --warmup untimed approximate runs,\n"
+        "then rounds each of which times the exact call once and every\n"
+        "configuration of the group once; a row records the median of each side,\n"
+        "so its speedup compares runs made under the same machine conditions.\n"
+        "A dense group is one (method, size), with --reps rounds; a top-k group is\n"
+        "one method with all its sizes and candidate counts, with --topk-reps\n"
+        "rounds (exact_topk costs seconds). Exact and approximate calls use the\n"
+        "same thread count. A configuration whose call fails records its status\n"
+        "and the sweep goes on.\n"
+        "\n"
+        "Modes and methods\n"
+        "  --mode MODE       dense | topk | both (default both: dense, then top-k)\n"
+        "  --methods LIST    comma-separated approx_method_name()s (default all):\n"
+        "                    simhash, simhash_orthogonal, simhash_structured,\n"
+        "                    crosspolytope (sized in bits), gaussian_projection,\n"
+        "                    srht, countsketch, cr_sampling (sized by the sketch\n"
+        "                    dimension s)\n"
+        "  --bits LIST       sketch lengths of the four sketch families, each\n"
+        "                    1..%d, for both modes (dense default 32,64,128,256,512;\n"
+        "                    top-k default 256,512)\n"
+        "  --sketch-dims LIST  sketch dimensions s of the four classical methods,\n"
+        "                    each 1..%d, for both modes (dense default\n"
+        "                    8,16,32,64,128,256; top-k default 64,128)\n"
+        "  --topk-bits LIST, --topk-sketch-dims LIST\n"
+        "                    the same for top-k mode only (override --bits and\n"
+        "                    --sketch-dims there)\n"
+        "  --sizes METHOD=LIST  the sizes of one method in both modes (bits or s by\n"
+        "                    the method), overriding the lists above; repeatable\n"
+        "  --topk-sizes METHOD=LIST  the same for top-k mode only. Default:\n"
+        "                    crosspolytope=128,256 unless --bits, --topk-bits or\n"
+        "                    --sizes is given (cross-polytope encoding is the\n"
+        "                    slowest: at 512 bits, encoding the 70000 vectors of\n"
+        "                    the default top-k costs about as much as exact_topk)\n"
+        "\n"
+        "Data\n"
+        "  --dataset NAME    fashion-mnist | gaussian | lowrank | clustered\n"
+        "                    (default fashion-mnist, pixels in [0, 1], k = 784. Dense:\n"
+        "                    A = training images 0..m-1, B = the next n training\n"
+        "                    images, a Gram product of different images, highly\n"
+        "                    aligned. Top-k: queries = the first M test images\n"
+        "                    (t10k), database = the first N training images.\n"
+        "                    Synthetic data: m + n (M + N) generated vectors, split\n"
+        "                    the same way)\n"
+        "  --k K             dimension, synthetic data only (default 784;\n"
+        "                    Fashion-MNIST always has k = 784)\n"
+        "  --data-dir DIR    Fashion-MNIST directory holding train-images-idx3-ubyte.gz\n"
+        "                    and t10k-images-idx3-ubyte.gz (default\n"
+        "                    $%s, else\n"
+        "                    %s)\n"
+        "  --alignment A     clustered: expected cosine between two vectors of the\n"
+        "                    same cluster, in [0, 1] (default 0.9)\n"
+        "  --clusters C      clustered: number of clusters (default 10); vector i is\n"
+        "                    in cluster i mod C\n"
+        "  --rank R          lowrank: rank of the noise-free part (default 16)\n"
+        "  --noise S         lowrank: standard deviation of the added Gaussian noise,\n"
+        "                    relative to unit-variance low-rank entries (default 0.1)\n"
+        "\n"
+        "Dense mode\n"
+        "  --m M             rows of A (default 4096)\n"
+        "  --n N             columns of B (default 4096)\n"
+        "  --reps R          rounds per (method, size), >= 1 (default 5)\n"
+        "\n"
+        "Top-k mode\n"
+        "  --queries M       query vectors (default 10000; at most 10000 test images\n"
+        "                    for fashion-mnist)\n"
+        "  --database N      database vectors (default 60000; at most 60000 training\n"
+        "                    images for fashion-mnist)\n"
+        "  --topk K          entries kept per query, 1..N (default 10)\n"
+        "  --candidates LIST candidates per query that approx_topk refines exactly\n"
+        "                    (default 20,100,500); values below K or above N\n"
+        "                    are skipped; N itself makes the result exact\n"
+        "  --topk-reps R     rounds per method, >= 1 (default 3)\n"
+        "\n"
+        "Both modes\n"
+        "  --warmup W        untimed approximate runs before each group's rounds,\n"
+        "                    and untimed exact runs before the reference run, >= 0\n"
+        "                    (default 1)\n"
+        "  --threads T       threads for every call, 1..%d (default: the library\n"
+        "                    default, i.e. SKETCHMM_NUM_THREADS or OpenMP's maximum)\n"
+        "  --seed S          seed of the methods and of the synthetic data (default\n"
+        "                    42; decimal or 0x-prefixed hex)\n"
+        "\n"
+        "Output\n"
+        "  --out FILE.h5     results file (default %s); its directory is\n"
+        "                    created if needed. An existing file is overwritten\n"
+        "                    (there is no resume).\n"
+        "                    Table /results gets one row per configuration, flushed\n"
+        "                    as soon as its group is measured, so an interrupted\n"
+        "                    sweep leaves every finished row. Fields: mode (dense,\n"
+        "                    topk), method, dataset, m, n, k, bits (sketch families,\n"
+        "                    else 0), sketch_dim (classical methods, else 0), topk,\n"
+        "                    candidates (0 in dense rows), seed, threads, isa,\n"
+        "                    status, exact_seconds, approx_seconds, speedup; dense:\n"
+        "                    nmse, rel_fro_error, max_abs_error; top-k: recall,\n"
+        "                    recall_index, max_value_error (fields a mode does not\n"
+        "                    measure are NaN); alignment. Root attributes describe\n"
+        "                    the run (library_version, git_commit, isa,\n"
+        "                    exact_kernel, hamming_kernel, threads, cpu_model,\n"
+        "                    online_cpus, load_average_at_start, environment\n"
+        "                    (SKETCHMM_* and OMP_* variables), dataset, data_params,\n"
+        "                    seed, created, modes, methods, the size lists, ...).\n"
+        "  -h, --help        this text\n"
+        "\n"
+        "Dense errors: nmse = mean((Y - Yhat)^2) / var(Y), rel_fro_error =\n"
+        "||Y - Yhat||_F / ||Y||_F, max_abs_error = max |Y - Yhat|.\n"
+        "Top-k: with E_i the exact top-K of query i (exact_topk) and P_i the\n"
+        "approximate one, recall = mean over i of |{j in P_i : <a_i, b_j> >=\n"
+        "min over E_i of <a_i, b_j'>}| / K, dot products computed in double and\n"
+        "compared rounded to float: a value-based recall@K that counts a column\n"
+        "tied with the exact K-th as a hit (Fashion-MNIST has ties);\n"
+        "recall_index = mean |P_i and E_i in common| / K, by index only;\n"
+        "max_value_error = max |returned value - <a_i, b_j>| over all returned\n"
+        "entries (approx_topk's values are exact, so this is float rounding).\n"
+        "alignment = ||A B||_F / (||A||_F ||B||_F); speedup = exact_seconds /\n"
+        "approx_seconds.\n"
+        "Timings need an otherwise idle machine: with fewer free cores than threads,\n"
+        "OpenMP's spinning barriers can slow a product down many times\n"
+        "(OMP_WAIT_POLICY=passive limits the damage; the file records OMP_* and\n"
+        "the load average).\n"
+        "Options may be written --name VALUE or --name=VALUE.\n"
+        "Exit status: 0 success, 1 a run or configuration failed, 2 bad command line.\n",
+        prog, SKETCH_MAX_BITS, APPROX_MAX_SKETCH_DIM, DATASET_FASHION_MNIST_ENV,
+        DATASET_FASHION_MNIST_DEFAULT_DIR, SMM_MAX_THREADS, SWEEP_DEFAULT_OUT);
+}
+
+/* Print "prog: <message>" and a hint on stderr; returns SWEEP_EXIT_USAGE. */
+static int usage_error(const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    va_end(ap);
+    return SWEEP_EXIT_USAGE;
+}
+
+static int parse_i64(const char *text, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
+        return 0;
+    *out = (int64_t)v;
+    return 1;
+}
+
+static int parse_int(const char *text, int lo, int hi, int *out)
+{
+    int64_t v;
+    if (!parse_i64(text, lo, hi, &v))
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+static int parse_u64(const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (text[0] == '-' || text[0] == '\0')
+        return 0;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (errno != 0 || *end != '\0')
+        return 0;
+    *out = (uint64_t)v;
+    return 1;
+}
+
+static int parse_f64(const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno != 0 || end == text || *end != '\0' || !(v >= lo && v <= hi))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/*
+ * Split a comma-separated list; each item goes to item(text, ctx), which
+ * returns 0 to reject it. Returns the number of items, 0 on any error.
+ */
+static int split_list(const char *text, int max_items, int (*item)(const char *, void *), void *ctx)
+{
+    char buf[1024];
+    if (strlen(text) >= sizeof buf || text[0] == '\0' || text[strlen(text) - 1] == ',')
+        return 0;
+    strcpy(buf, text);
+    int count = 0;
+    char *p = buf;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma != NULL)
+            *comma = '\0';
+        if (count == max_items || !item(p, ctx))
+            return 0;
+        count++;
+        if (comma == NULL)
+            return count;
+        p = comma + 1;
+    }
+}
+
+typedef struct {
+    sweep_list *list;
+    int64_t hi;
+} list_ctx;
+
+static int list_item(const char *text, void *ctx)
+{
+    list_ctx *c = ctx;
+    int64_t v;
+    if (!parse_i64(text, 1, c->hi, &v))
+        return 0;
+    c->list->v[c->list->count++] = (int32_t)v;
+    return 1;
+}
+
+static int parse_list(const char *text, int64_t hi, sweep_list *list)
+{
+    list_ctx c = { list, hi };
+    list->count = 0;
+    return split_list(text, SWEEP_MAX_LIST, list_item, &c) > 0;
+}
+
+/* The method called name (approx_method_name), or 0. */
+static approx_method method_by_name(const char *name, size_t len)
+{
+    for (int m = APPROX_SIMHASH; m <= APPROX_CR_SAMPLING; m++) {
+        const char *mname = approx_method_name((approx_method)m);
+        if (mname != NULL && strlen(mname) == len && strncmp(name, mname, len) == 0)
+            return (approx_method)m;
+    }
+    return (approx_method)0;
+}
+
+static int method_item(const char *text, void *ctx)
+{
+    sweep_config *cfg = ctx;
+    approx_method m = method_by_name(text, strlen(text));
+    if (m == 0)
+        return 0;
+    for (int i = 0; i < cfg->nmethods; i++)
+        if (cfg->methods[i] == m)
+            return 0; /* listed twice */
+    cfg->methods[cfg->nmethods++] = m;
+    return 1;
+}
+
+static int parse_methods(const char *text, sweep_config *cfg)
+{
+    cfg->nmethods = 0;
+    return split_list(text, SWEEP_NUM_METHODS, method_item, cfg) > 0;
+}
+
+/*
+ * METHOD=LIST: the sizes of one method (bits or sketch dimensions by the
+ * method), into lists[method - APPROX_SIMHASH], marked in *override.
+ */
+static int parse_method_sizes(const char *text, sweep_list *lists, unsigned *override)
+{
+    const char *eq = strchr(text, '=');
+    if (eq == NULL)
+        return 0;
+    approx_method m = method_by_name(text, (size_t)(eq - text));
+    if (m == 0)
+        return 0;
+    int i = (int)(m - APPROX_SIMHASH);
+    int64_t hi = approx_method_uses_bits(m) ? SKETCH_MAX_BITS : APPROX_MAX_SKETCH_DIM;
+    if (!parse_list(eq + 1, hi, &lists[i]))
+        return 0;
+    *override |= 1u << i;
+    return 1;
+}
+
+static void set_list(sweep_list *list, const int32_t *values, int count)
+{
+    list->count = count;
+    memcpy(list->v, values, (size_t)count * sizeof *values);
+}
+
+void sweep_list_format(const sweep_list *list, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < list->count && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%d", i ? "," : "", (int)list->v[i]);
+}
+
+#define SET_DEFAULT_LIST(list, values) set_list(list, values, (int)(sizeof values / sizeof values[0]))
+
+static void set_defaults(sweep_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->modes = SWEEP_MODE_DENSE | SWEEP_MODE_TOPK;
+    cfg->data = SWEEP_DATA_FASHION_MNIST;
+    cfg->nmethods = SWEEP_NUM_METHODS;
+    for (int i = 0; i < SWEEP_NUM_METHODS; i++)
+        cfg->methods[i] = (approx_method)(APPROX_SIMHASH + i);
+    cfg->warmup = 1;
+    cfg->threads = 0;
+    cfg->seed = 42;
+    cfg->k = DATASET_FASHION_MNIST_DIM;
+    cfg->alignment = 0.9;
+    cfg->clusters = 10;
+    cfg->rank = 16;
+    cfg->noise = 0.1;
+    cfg->out = SWEEP_DEFAULT_OUT;
+    cfg->data_dir = NULL;
+    cfg->m = 4096;
+    cfg->n = 4096;
+    SET_DEFAULT_LIST(&cfg->bits, default_bits);
+    SET_DEFAULT_LIST(&cfg->sketch_dims, default_sketch_dims);
+    cfg->reps = 5;
+    cfg->queries = SWEEP_FMNIST_TEST;
+    cfg->database = SWEEP_FMNIST_TRAIN;
+    cfg->topk = 10;
+    SET_DEFAULT_LIST(&cfg->topk_bits, default_topk_bits);
+    SET_DEFAULT_LIST(&cfg->topk_sketch_dims, default_topk_sketch_dims);
+    SET_DEFAULT_LIST(&cfg->candidates, default_candidates);
+    cfg->topk_reps = 3;
+}
+
+/* Flags seen on the command line, for the checks that need them. */
+typedef struct {
+    unsigned seen;           /* SEEN_* */
+    unsigned dense_override; /* bit i: --sizes gave method APPROX_SIMHASH + i its sizes */
+    unsigned topk_override;  /* bit i: --topk-sizes did */
+} parse_state;
+
+enum {
+    SEEN_K = 1 << 0, SEEN_ALIGNMENT = 1 << 1, SEEN_CLUSTERS = 1 << 2, SEEN_RANK = 1 << 3,
+    SEEN_NOISE = 1 << 4, SEEN_DATA_DIR = 1 << 5, SEEN_BITS = 1 << 6, SEEN_SKETCH_DIMS = 1 << 7,
+    SEEN_TOPK_BITS = 1 << 8, SEEN_TOPK_SKETCH_DIMS = 1 << 9, SEEN_SIZES = 1 << 12,
+    /* flags of one mode */
+    SEEN_DENSE_ONLY = 1 << 10, SEEN_TOPK_ONLY = 1 << 11
+};
+
+/* Returns 1 and sets *seen for a known option, 0 for an unknown one; *ok says whether the value parsed. */
+static int parse_option(const char *name, const char *value, sweep_config *cfg, parse_state *st, int *ok)
+{
+    unsigned *seen = &st->seen;
+    *ok = 1;
+    if (strcmp(name, "mode") == 0) {
+        if (strcmp(value, "dense") == 0)
+            cfg->modes = SWEEP_MODE_DENSE;
+        else if (strcmp(value, "topk") == 0)
+            cfg->modes = SWEEP_MODE_TOPK;
+        else if (strcmp(value, "both") == 0)
+            cfg->modes = SWEEP_MODE_DENSE | SWEEP_MODE_TOPK;
+        else
+            *ok = 0;
+    } else if (strcmp(name, "methods") == 0) {
+        *ok = parse_methods(value, cfg);
+    } else if (strcmp(name, "bits") == 0) {
+        *ok = parse_list(value, SKETCH_MAX_BITS, &cfg->bits);
+        *seen |= SEEN_BITS;
+    } else if (strcmp(name, "sketch-dims") == 0) {
+        *ok = parse_list(value, APPROX_MAX_SKETCH_DIM, &cfg->sketch_dims);
+        *seen |= SEEN_SKETCH_DIMS;
+    } else if (strcmp(name, "topk-bits") == 0) {
+        *ok = parse_list(value, SKETCH_MAX_BITS, &cfg->topk_bits);
+        *seen |= SEEN_TOPK_BITS | SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "topk-sketch-dims") == 0) {
+        *ok = parse_list(value, APPROX_MAX_SKETCH_DIM, &cfg->topk_sketch_dims);
+        *seen |= SEEN_TOPK_SKETCH_DIMS | SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "sizes") == 0) {
+        *ok = parse_method_sizes(value, cfg->dense_sizes, &st->dense_override);
+        *seen |= SEEN_SIZES;
+    } else if (strcmp(name, "topk-sizes") == 0) {
+        *ok = parse_method_sizes(value, cfg->topk_sizes, &st->topk_override);
+        *seen |= SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "dataset") == 0) {
+        *ok = 0;
+        for (int d = 0; d < SWEEP_NUM_DATA; d++)
+            if (strcmp(value, sweep_data_names[d]) == 0) {
+                cfg->data = (sweep_data_kind)d;
+                *ok = 1;
+            }
+    } else if (strcmp(name, "k") == 0) {
+        *ok = parse_i64(value, 1, INT32_MAX, &cfg->k);
+        *seen |= SEEN_K;
+    } else if (strcmp(name, "data-dir") == 0) {
+        *ok = value[0] != '\0';
+        cfg->data_dir = value;
+        *seen |= SEEN_DATA_DIR;
+    } else if (strcmp(name, "alignment") == 0) {
+        *ok = parse_f64(value, 0.0, 1.0, &cfg->alignment);
+        *seen |= SEEN_ALIGNMENT;
+    } else if (strcmp(name, "clusters") == 0) {
+        *ok = parse_i64(value, 1, INT32_MAX, &cfg->clusters);
+        *seen |= SEEN_CLUSTERS;
+    } else if (strcmp(name, "rank") == 0) {
+        *ok = parse_i64(value, 1, INT32_MAX, &cfg->rank);
+        *seen |= SEEN_RANK;
+    } else if (strcmp(name, "noise") == 0) {
+        *ok = parse_f64(value, 0.0, 1e30, &cfg->noise);
+        *seen |= SEEN_NOISE;
+    } else if (strcmp(name, "m") == 0) {
+        *ok = parse_i64(value, 1, INT32_MAX, &cfg->m);
+        *seen |= SEEN_DENSE_ONLY;
+    } else if (strcmp(name, "n") == 0) {
+        *ok = parse_i64(value, 1, INT32_MAX, &cfg->n);
+        *seen |= SEEN_DENSE_ONLY;
+    } else if (strcmp(name, "reps") == 0) {
+        *ok = parse_int(value, 1, 100000, &cfg->reps);
+        *seen |= SEEN_DENSE_ONLY;
+    } else if (strcmp(name, "queries") == 0) {
+        *ok = parse_i64(value, 1, INT32_MAX, &cfg->queries);
+        *seen |= SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "database") == 0) {
+        *ok = parse_i64(value, 1, INT32_MAX, &cfg->database);
+        *seen |= SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "topk") == 0) {
+        *ok = parse_i64(value, 1, INT32_MAX, &cfg->topk);
+        *seen |= SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "candidates") == 0) {
+        *ok = parse_list(value, INT32_MAX, &cfg->candidates);
+        *seen |= SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "topk-reps") == 0) {
+        *ok = parse_int(value, 1, 100000, &cfg->topk_reps);
+        *seen |= SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "warmup") == 0) {
+        *ok = parse_int(value, 0, 100000, &cfg->warmup);
+    } else if (strcmp(name, "threads") == 0) {
+        *ok = parse_int(value, 1, SMM_MAX_THREADS, &cfg->threads);
+    } else if (strcmp(name, "seed") == 0) {
+        *ok = parse_u64(value, &cfg->seed);
+    } else if (strcmp(name, "out") == 0) {
+        *ok = value[0] != '\0';
+        cfg->out = value;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Keep the candidate counts in topk..database; note the others on stderr. */
+static void filter_candidates(const char *prog, sweep_config *cfg)
+{
+    sweep_list kept = { { 0 }, 0 };
+    for (int i = 0; i < cfg->candidates.count; i++) {
+        int32_t c = cfg->candidates.v[i];
+        if (c >= cfg->topk && c <= cfg->database)
+            kept.v[kept.count++] = c;
+        else
+            fprintf(stderr, "%s: note: skipping --candidates %d (outside topk..database = %lld..%lld)\n",
+                    prog, (int)c, (long long)cfg->topk, (long long)cfg->database);
+    }
+    cfg->candidates = kept;
+}
+
+/*
+ * Each method's sizes per mode: its --topk-sizes (top-k), else its --sizes,
+ * else the mode's list for its kind (bits or sketch dimensions). Without any
+ * size flag, the default top-k sizes of cross-polytope are
+ * default_topk_crosspolytope (its encoding is the slowest).
+ */
+static void resolve_sizes(sweep_config *cfg, const parse_state *st)
+{
+    const unsigned size_flags = SEEN_BITS | SEEN_TOPK_BITS | SEEN_SIZES;
+    for (int i = 0; i < SWEEP_NUM_METHODS; i++) {
+        approx_method m = (approx_method)(APPROX_SIMHASH + i);
+        int bits = approx_method_uses_bits(m);
+        if (!(st->dense_override & (1u << i)))
+            cfg->dense_sizes[i] = bits ? cfg->bits : cfg->sketch_dims;
+        if (st->topk_override & (1u << i))
+            continue;
+        if (st->dense_override & (1u << i))
+            cfg->topk_sizes[i] = cfg->dense_sizes[i];
+        else if (m == APPROX_CROSSPOLYTOPE && !(st->seen & size_flags))
+            SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_crosspolytope);
+        else
+            cfg->topk_sizes[i] = bits ? cfg->topk_bits : cfg->topk_sketch_dims;
+    }
+}
+
+const sweep_list *sweep_sizes(const sweep_config *cfg, unsigned mode, approx_method method)
+{
+    int i = (int)(method - APPROX_SIMHASH);
+    return mode == SWEEP_MODE_DENSE ? &cfg->dense_sizes[i] : &cfg->topk_sizes[i];
+}
+
+void sweep_sizes_format(const sweep_config *cfg, unsigned mode, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < cfg->nmethods && used < size; i++) {
+        char list[512];
+        sweep_list_format(sweep_sizes(cfg, mode, cfg->methods[i]), list, sizeof list);
+        used += (size_t)snprintf(buf + used, size - used, "%s%s=%s", i ? ";" : "",
+                                 approx_method_name(cfg->methods[i]), list);
+    }
+}
+
+/* The checks that involve several flags. Returns -1 or SWEEP_EXIT_USAGE. */
+static int check_config(const char *prog, sweep_config *cfg, const parse_state *st)
+{
+    const unsigned seen = st->seen;
+    const char *dname = sweep_data_names[cfg->data];
+    if (!(cfg->modes & SWEEP_MODE_TOPK) && (seen & SEEN_TOPK_ONLY))
+        return usage_error(prog, "--queries, --database, --topk, --candidates, --topk-reps, --topk-bits "
+                                 "and --topk-sketch-dims apply to top-k mode only (--mode topk or both)");
+    if (!(cfg->modes & SWEEP_MODE_DENSE) && (seen & SEEN_DENSE_ONLY))
+        return usage_error(prog, "--m, --n and --reps apply to dense mode only (--mode dense or both)");
+    /* --bits and --sketch-dims set both modes' lists unless a --topk-* flag says otherwise. */
+    if ((seen & SEEN_BITS) && !(seen & SEEN_TOPK_BITS))
+        cfg->topk_bits = cfg->bits;
+    if ((seen & SEEN_SKETCH_DIMS) && !(seen & SEEN_TOPK_SKETCH_DIMS))
+        cfg->topk_sketch_dims = cfg->sketch_dims;
+    resolve_sizes(cfg, st);
+
+    if (cfg->data == SWEEP_DATA_FASHION_MNIST) {
+        if ((seen & SEEN_K) && cfg->k != DATASET_FASHION_MNIST_DIM)
+            return usage_error(prog, "--k applies to synthetic data only (%s has k = 784)", dname);
+        cfg->k = DATASET_FASHION_MNIST_DIM;
+        if ((cfg->modes & SWEEP_MODE_DENSE) && cfg->m + cfg->n > SWEEP_FMNIST_TRAIN)
+            return usage_error(prog, "%s has 60000 training images: m + n must not exceed that", dname);
+        if ((cfg->modes & SWEEP_MODE_TOPK) && cfg->queries > SWEEP_FMNIST_TEST)
+            return usage_error(prog, "%s has 10000 test images: --queries must not exceed that", dname);
+        if ((cfg->modes & SWEEP_MODE_TOPK) && cfg->database > SWEEP_FMNIST_TRAIN)
+            return usage_error(prog, "%s has 60000 training images: --database must not exceed that", dname);
+    } else if (seen & SEEN_DATA_DIR) {
+        return usage_error(prog, "--data-dir applies to --dataset fashion-mnist only, not %s", dname);
+    }
+    if (cfg->data != SWEEP_DATA_CLUSTERED && (seen & (SEEN_ALIGNMENT | SEEN_CLUSTERS)))
+        return usage_error(prog, "--alignment and --clusters apply to --dataset clustered only, not %s", dname);
+    if (cfg->data != SWEEP_DATA_LOWRANK && (seen & (SEEN_RANK | SEEN_NOISE)))
+        return usage_error(prog, "--rank and --noise apply to --dataset lowrank only, not %s", dname);
+
+    if (cfg->modes & SWEEP_MODE_TOPK) {
+        if (cfg->topk > cfg->database)
+            return usage_error(prog, "--topk %lld exceeds --database %lld", (long long)cfg->topk,
+                               (long long)cfg->database);
+        filter_candidates(prog, cfg);
+        if (cfg->candidates.count == 0)
+            return usage_error(prog, "no --candidates value lies in topk..database = %lld..%lld",
+                               (long long)cfg->topk, (long long)cfg->database);
+    }
+    return -1;
+}
+
+int sweep_parse_args(int argc, char **argv, sweep_config *cfg)
+{
+    const char *prog = argv[0];
+    set_defaults(cfg);
+
+    parse_state st = { 0, 0, 0 };
+    char name_buf[64];
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            print_help(stdout, prog);
+            return EXIT_SUCCESS;
+        }
+        if (strncmp(arg, "--", 2) != 0)
+            return usage_error(prog, "unexpected argument '%s'", arg);
+        const char *name = arg + 2, *value;
+        const char *eq = strchr(name, '=');
+        if (eq != NULL) {
+            size_t len = (size_t)(eq - name);
+            if (len >= sizeof name_buf)
+                return usage_error(prog, "unknown option '%s'", arg);
+            memcpy(name_buf, name, len);
+            name_buf[len] = '\0';
+            name = name_buf;
+            value = eq + 1;
+        } else {
+            if (i + 1 >= argc)
+                return usage_error(prog, "option '%s' needs a value", arg);
+            value = argv[++i];
+        }
+        int ok;
+        if (!parse_option(name, value, cfg, &st, &ok))
+            return usage_error(prog, "unknown option '--%s'", name);
+        if (!ok)
+            return usage_error(prog, "invalid value '%s' for --%s", value, name);
+    }
+    return check_config(prog, cfg, &st);
+}

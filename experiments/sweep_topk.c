@@ -1,0 +1,325 @@
+/*
+ * sweep_topk.c - top-k mode of sketchmm_sweep: approx_topk against
+ * exact_topk, one row per (method, size, candidates). See sweep.h.
+ *
+ * Queries (m x k) and database (n x k) are both stored one vector per row,
+ * row-major; the product is queries * database^T, so every call passes the
+ * database with transb = SMM_TRANS and ldb = k.
+ *
+ * Quality of a result (idx, val of m x topk), against the exact top-k E_i of
+ * each query from the reference run of exact_topk, with every dot product
+ * <a_i, b_j> recomputed in double here:
+ *   recall          mean over i of the share of returned j with
+ *                   float(<a_i, b_j>) >= min over E_i of float(<a_i, b_j'>):
+ *                   ties with the exact k-th value count as hits, so the
+ *                   figure does not depend on how ties were broken;
+ *   recall_index    mean over i of |returned indices in E_i| / topk;
+ *   max_value_error max |val - <a_i, b_j>| over every returned entry.
+ * The recomputation costs 2 m topk k flops per result, nothing next to the
+ * products; it runs outside the timed calls.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "sweep.h"
+
+typedef struct {
+    double recall, recall_index, max_value_error;
+} topk_quality;
+
+typedef struct {
+    const sweep_config *cfg;
+    const float *Q, *D;        /* queries m x k, database n x k, row-major */
+    int64_t m, n, k, K;
+    int64_t *ref_idx;          /* exact top-K of the reference run, m x K */
+    float *ref_thr;            /* per query: float(min over ref_idx of <a_i, b_j>) */
+    int64_t *idx;              /* output of the run being timed, m x K */
+    float *val;
+    const approx_options *opts; /* per variant */
+    topk_quality *quality;     /* per variant, set after its first successful run */
+    int *evaluated;            /* per variant */
+} topk_ctx;
+
+/* <x, y> over k floats, accumulated in double. */
+static double dot_double(const float *x, const float *y, int64_t k)
+{
+    double s = 0.0;
+    for (int64_t t = 0; t < k; t++)
+        s += (double)x[t] * (double)y[t];
+    return s;
+}
+
+static smm_status run_exact(void *ctx, double *seconds)
+{
+    const topk_ctx *c = ctx;
+    double t0 = metrics_now();
+    smm_status s = exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, c->m, c->n, c->k, c->Q, c->k,
+                              c->D, c->k, c->K, c->idx, c->val, c->K);
+    *seconds = metrics_now() - t0;
+    return s;
+}
+
+/* The quality of (c->idx, c->val) against the reference. */
+static topk_quality evaluate(const topk_ctx *c)
+{
+    int64_t hits = 0, index_hits = 0;
+    double max_err = 0.0;
+    for (int64_t i = 0; i < c->m; i++) {
+        const float *q = c->Q + i * c->k;
+        const int64_t *ref = c->ref_idx + i * c->K;
+        for (int64_t t = 0; t < c->K; t++) {
+            int64_t j = c->idx[i * c->K + t];
+            if (j < 0 || j >= c->n) { /* not a column: a miss with an unbounded error */
+                max_err = INFINITY;
+                continue;
+            }
+            double d = dot_double(q, c->D + j * c->k, c->k);
+            hits += (float)d >= c->ref_thr[i];
+            for (int64_t u = 0; u < c->K; u++)
+                if (ref[u] == j) {
+                    index_hits++;
+                    break;
+                }
+            double err = fabs((double)c->val[i * c->K + t] - d);
+            if (!(err <= max_err)) /* NaN propagates */
+                max_err = err;
+        }
+    }
+    double total = (double)c->m * (double)c->K;
+    topk_quality qual = { (double)hits / total, (double)index_hits / total, max_err };
+    return qual;
+}
+
+static smm_status run_approx(void *ctx, int variant, double *seconds)
+{
+    topk_ctx *c = ctx;
+    double t0 = metrics_now();
+    smm_status s = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, c->m, c->n, c->k, c->Q, c->k,
+                               c->D, c->k, c->K, c->idx, c->val, c->K, &c->opts[variant]);
+    *seconds = metrics_now() - t0;
+    if (s == SMM_OK && !c->evaluated[variant]) {
+        c->quality[variant] = evaluate(c);
+        c->evaluated[variant] = 1;
+    }
+    return s;
+}
+
+/* The reference thresholds: float(min over the exact top-K of <a_i, b_j>), in double. */
+static void reference_thresholds(topk_ctx *c)
+{
+    for (int64_t i = 0; i < c->m; i++) {
+        double lo = INFINITY;
+        for (int64_t t = 0; t < c->K; t++) {
+            double d = dot_double(c->Q + i * c->k, c->D + c->ref_idx[i * c->K + t] * c->k, c->k);
+            if (d < lo)
+                lo = d;
+        }
+        c->ref_thr[i] = (float)lo;
+    }
+}
+
+/*
+ * ||Q D^T||_F / (||Q||_F ||D||_F) without forming Q D^T: ||Q D^T||_F^2 =
+ * <Q^T Q, D^T D>_F, two k x k Gram matrices. NaN if they cannot be computed.
+ */
+static double alignment_from_grams(const topk_ctx *c)
+{
+    float *G = sweep_alloc(2 * c->k, c->k, sizeof(float));
+    if (G == NULL)
+        return NAN;
+    float *H = G + c->k * c->k;
+    smm_status s = exact_sgemm(SMM_ROW_MAJOR, SMM_TRANS, SMM_NO_TRANS, c->k, c->k, c->m, 1.0f, c->Q,
+                               c->k, c->Q, c->k, 0.0f, G, c->k);
+    if (s == SMM_OK)
+        s = exact_sgemm(SMM_ROW_MAJOR, SMM_TRANS, SMM_NO_TRANS, c->k, c->k, c->n, 1.0f, c->D, c->k,
+                        c->D, c->k, 0.0f, H, c->k);
+    double inner = 0.0;
+    for (int64_t t = 0; s == SMM_OK && t < c->k * c->k; t++)
+        inner += (double)G[t] * (double)H[t];
+    free(G);
+    if (s != SMM_OK)
+        return NAN;
+    return sqrt(inner) / (metrics_fro_norm(c->Q, c->m * c->k) * metrics_fro_norm(c->D, c->n * c->k));
+}
+
+static void print_table(FILE *f, const sweep_run *run, const results_row *rows, int nrows,
+                        double exact_s, double alignment)
+{
+    const sweep_config *cfg = run->cfg;
+    fprintf(f, "\ntopk: %s  queries=%lld database=%lld k=%lld topk=%lld  threads=%d  isa=%s  "
+               "seed=%llu  reps=%d\n",
+            sweep_data_names[cfg->data], (long long)cfg->queries, (long long)cfg->database,
+            (long long)cfg->k, (long long)cfg->topk, run->threads, run->isa,
+            (unsigned long long)cfg->seed, cfg->topk_reps);
+    fprintf(f, "exact_topk: %.6f s alone   alignment ||AB||_F/(||A||_F ||B||_F) = %.4f\n\n", exact_s,
+            alignment);
+    fprintf(f, "%-20s %5s %6s %6s %10s %10s %9s %8s %8s %11s\n", "method", "size", "", "cand",
+            "exact_s", "approx_s", "speedup", "recall", "rec_idx", "max_val_err");
+    for (int i = 0; i < nrows; i++) {
+        const results_row *r = &rows[i];
+        const char *size_name = r->bits != 0 ? "bits" : "s";
+        if (r->status != SMM_OK) {
+            fprintf(f, "%-20s %5s %6d %6d  failed: %s\n", r->method, size_name, (int)sweep_row_size(r),
+                    (int)r->candidates, smm_status_str((smm_status)r->status));
+            continue;
+        }
+        fprintf(f, "%-20s %5s %6d %6d %10.4f %10.4f %9.3g %8.4f %8.4f %11.3e\n", r->method, size_name,
+                (int)sweep_row_size(r), (int)r->candidates, r->exact_seconds, r->approx_seconds,
+                r->speedup, r->recall, r->recall_index, r->max_value_error);
+    }
+}
+
+/* Per-group buffers, sized for the method with the most variants. */
+typedef struct {
+    approx_options *opts;
+    topk_quality *quality;
+    int *evaluated;
+    smm_status *status;
+    double *exact_times, *approx_times;
+} group_buffers;
+
+static int group_buffers_alloc(group_buffers *g, int max_variants, int reps)
+{
+    size_t nv = (size_t)max_variants;
+    g->opts = calloc(nv, sizeof *g->opts);
+    g->quality = calloc(nv, sizeof *g->quality);
+    g->evaluated = calloc(nv, sizeof *g->evaluated);
+    g->status = calloc(nv, sizeof *g->status);
+    g->exact_times = calloc((size_t)reps, sizeof *g->exact_times);
+    g->approx_times = calloc(nv * (size_t)reps, sizeof *g->approx_times);
+    return g->opts && g->quality && g->evaluated && g->status && g->exact_times && g->approx_times;
+}
+
+static void group_buffers_free(group_buffers *g)
+{
+    free(g->opts);
+    free(g->quality);
+    free(g->evaluated);
+    free(g->status);
+    free(g->exact_times);
+    free(g->approx_times);
+}
+
+int sweep_topk(const sweep_run *run)
+{
+    const sweep_config *cfg = run->cfg;
+    const char *prog = run->prog;
+    const sweep_list *cands = &cfg->candidates;
+    int total = 0, max_variants = 1;
+    for (int i = 0; i < cfg->nmethods; i++) {
+        int nv = sweep_sizes(cfg, SWEEP_MODE_TOPK, cfg->methods[i])->count * cands->count;
+        total += nv;
+        if (nv > max_variants)
+            max_variants = nv;
+    }
+
+    char msg[1024];
+    sweep_vectors V;
+    fprintf(stderr, "topk: loading %s (%lld queries, %lld database vectors, k = %lld) ...\n",
+            sweep_data_names[cfg->data], (long long)cfg->queries, (long long)cfg->database,
+            (long long)cfg->k);
+    smm_status s = sweep_load_vectors(cfg, "t10k", cfg->queries, "train", cfg->database, &V, msg,
+                                      sizeof msg);
+    if (s != SMM_OK) {
+        fprintf(stderr, "%s: cannot load %s: %s%s%s\n", prog, sweep_data_names[cfg->data],
+                smm_status_str(s), msg[0] ? ": " : "", msg);
+        return SWEEP_EXIT_RUN_FAILED;
+    }
+    topk_ctx c;
+    memset(&c, 0, sizeof c);
+    c.cfg = cfg;
+    c.Q = V.a;
+    c.D = V.b;
+    c.m = cfg->queries;
+    c.n = cfg->database;
+    c.k = cfg->k;
+    c.K = cfg->topk;
+    c.ref_idx = sweep_alloc(c.m, c.K, sizeof(int64_t));
+    c.ref_thr = sweep_alloc(c.m, 1, sizeof(float));
+    c.idx = sweep_alloc(c.m, c.K, sizeof(int64_t));
+    c.val = sweep_alloc(c.m, c.K, sizeof(float));
+    group_buffers g;
+    int buffers_ok = group_buffers_alloc(&g, max_variants, cfg->topk_reps);
+    results_row *rows = calloc((size_t)(total > 0 ? total : 1), sizeof *rows);
+    int exit_code = EXIT_SUCCESS;
+    if (c.ref_idx == NULL || c.ref_thr == NULL || c.idx == NULL || c.val == NULL ||
+        !buffers_ok || rows == NULL) {
+        fprintf(stderr, "%s: %s for the top-k results\n", prog, smm_status_str(SMM_ERR_NO_MEMORY));
+        exit_code = SWEEP_EXIT_RUN_FAILED;
+        goto done;
+    }
+
+    /* The exact top-k alone: ground truth and baseline time. */
+    fprintf(stderr, "[topk 0/%d] exact_topk queries=%lld database=%lld k=%lld topk=%lld threads=%d ...\n",
+            total, (long long)c.m, (long long)c.n, (long long)c.k, (long long)c.K, run->threads);
+    double exact_s;
+    s = sweep_time_reference(cfg->warmup, 1, run_exact, &c, &exact_s);
+    if (s != SMM_OK) {
+        fprintf(stderr, "%s: exact_topk failed: %s\n", prog, smm_status_str(s));
+        exit_code = SWEEP_EXIT_RUN_FAILED;
+        goto done;
+    }
+    memcpy(c.ref_idx, c.idx, (size_t)(c.m * c.K) * sizeof *c.idx);
+    reference_thresholds(&c);
+    double alignment = alignment_from_grams(&c);
+    fprintf(stderr, "[topk 0/%d] exact_topk %.4f s, alignment %.4f\n", total, exact_s, alignment);
+
+    /* One group per method: all its sizes and candidate counts. */
+    int nrows = 0;
+    c.opts = g.opts;
+    c.quality = g.quality;
+    c.evaluated = g.evaluated;
+    for (int mi = 0; mi < cfg->nmethods; mi++) {
+        approx_method method = cfg->methods[mi];
+        const sweep_list *sizes = sweep_sizes(cfg, SWEEP_MODE_TOPK, method);
+        int nv = sizes->count * cands->count;
+        for (int v = 0; v < nv; v++) {
+            g.opts[v] = sweep_options(run, method, sizes->v[v / cands->count]);
+            g.opts[v].candidates = cands->v[v % cands->count];
+            g.evaluated[v] = 0;
+        }
+        fprintf(stderr, "[topk %d-%d/%d] %s: %d configurations, %d rounds ...\n", nrows + 1, nrows + nv,
+                total, approx_method_name(method), nv, cfg->topk_reps);
+        s = sweep_time_rounds(cfg->warmup, cfg->topk_reps, nv, run_exact, run_approx, &c, g.exact_times,
+                              g.approx_times, g.status);
+        for (int v = 0; v < nv; v++) {
+            results_row *row = &rows[nrows++];
+            sweep_row_init(row, run, "topk", method, sizes->v[v / cands->count], c.m, c.n, c.k, alignment);
+            row->topk = (int32_t)c.K;
+            row->candidates = cands->v[v % cands->count];
+            sweep_row_times(row, g.status[v], g.exact_times, g.approx_times + v * cfg->topk_reps,
+                            cfg->topk_reps);
+            fprintf(stderr, "[topk %d/%d] %s %s=%d candidates=%d:", nrows, total, row->method,
+                    sweep_size_name(method), (int)sweep_row_size(row), (int)row->candidates);
+            if (g.status[v] == SMM_OK) {
+                row->recall = g.quality[v].recall;
+                row->recall_index = g.quality[v].recall_index;
+                row->max_value_error = g.quality[v].max_value_error;
+                fprintf(stderr, " exact %.4f s, approx %.4f s, speedup %.3g, recall %.4f\n",
+                        row->exact_seconds, row->approx_seconds, row->speedup, row->recall);
+            } else {
+                fprintf(stderr, " %s failed: %s\n", s != SMM_OK ? "exact_topk" : "approx_topk",
+                        smm_status_str(g.status[v]));
+                exit_code = SWEEP_EXIT_RUN_FAILED;
+            }
+            if (sweep_append(run, row) != SMM_OK) {
+                exit_code = SWEEP_EXIT_RUN_FAILED;
+                goto done;
+            }
+        }
+    }
+    print_table(stdout, run, rows, nrows, exact_s, alignment);
+
+done:
+    free(rows);
+    group_buffers_free(&g);
+    free(c.val);
+    free(c.idx);
+    free(c.ref_thr);
+    free(c.ref_idx);
+    sweep_vectors_free(&V);
+    return exit_code;
+}
