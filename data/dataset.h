@@ -1,7 +1,11 @@
 /*
  * data/dataset.h - input matrices for the sketchmm tools and experiments:
- * a loader of gzipped IDX files (the Fashion-MNIST / MNIST format) and seeded
- * synthetic generators.
+ *   - a loader of gzipped IDX files (the Fashion-MNIST / MNIST format),
+ *   - seeded synthetic generators (i.i.d. Gaussian, low-rank plus noise,
+ *     clustered with a chosen alignment) and small 8 x 8 digit-like images,
+ *   - any 2-D numeric dataset of an HDF5 file ("file.h5:/path"),
+ *   - prepared nearest-neighbour benchmarks in the ann-benchmarks HDF5
+ *     layout (train, test, neighbors, distances), read and written.
  *
  * This header belongs to the tools (target sketchmm_data), not to the public
  * API of the library. Like the library, nothing here aborts, exits or prints:
@@ -180,6 +184,177 @@ smm_status dataset_lowrank(int64_t rows, int64_t cols, int64_t rank,
 smm_status dataset_clustered(int64_t rows, int64_t cols, int64_t clusters,
                              double alignment, uint64_t seed,
                              dataset_matrix *out, int32_t *labels);
+
+/*
+ * dataset_digits - rows x 64: small 8 x 8 digit-like images, for tests that
+ * need image-like data without the Fashion-MNIST package.
+ *   Row i shows digit i mod 10: a fixed 8 x 8 glyph of that digit, shifted
+ *   by -1, 0 or +1 pixel in each direction (wrapping nothing: pixels shifted
+ *   out are dropped), each stroke pixel scaled by a brightness in [0.5, 1],
+ *   plus background noise in [0, 0.25) on about a quarter of the pixels.
+ *   Values are multiples of 1/16 in [0, 1] (like scikit-learn's digits),
+ *   pixel (r, c) at column 8 r + c.
+ *   labels  optional (may be NULL): receives the digit of each row.
+ *   seed    as above: the same (rows, seed) gives the same matrix, and a
+ *           matrix of fewer rows is a prefix of a larger one.
+ */
+#define DATASET_DIGITS_DIM 64
+
+smm_status dataset_digits(int64_t rows, uint64_t seed, dataset_matrix *out, int32_t *labels);
+
+/* ------------------------------------------------------------------------ */
+/* Matrices from HDF5 files                                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Any 2-D dataset of an HDF5 file, one vector per row. The dataset may hold
+ * floating-point (float32, float64, ...) or integer values of any width and
+ * sign; HDF5 converts them to float (float64 rounds to nearest float).
+ * Every loaded value must be finite. Other types (strings, compounds,
+ * enums, ...) are rejected.
+ *
+ * HDF5's own error-stack printing is switched off during each call (and the
+ * previous setting restored), so failures are reported only through the
+ * status and message. Not thread safe (neither is the HDF5 library as
+ * Debian builds it).
+ *
+ * Statuses of the HDF5 readers: SMM_ERR_NULL_POINTER (a NULL argument),
+ * SMM_ERR_BAD_ARGUMENT (max_rows < 0), SMM_ERR_IO (the file cannot be
+ * opened for reading: missing, no permission), SMM_ERR_BAD_FORMAT (not an
+ * HDF5 file, a truncated or corrupt file, no dataset at the path, a dataset
+ * that is not 2-D, an unsupported type, a failed read, a non-finite value),
+ * SMM_ERR_OVERFLOW, SMM_ERR_NO_MEMORY. The message names the file and the
+ * path in the file.
+ */
+
+/*
+ * dataset_h5_split_spec - split a dataset name "FILE:/PATH" (the form the
+ * tools accept, e.g. "vectors.h5:/embeddings/train") at the first ':' that is
+ * followed by '/': FILE is copied to file (NUL-terminated), *path points at
+ * "/PATH" inside spec. Returns SMM_OK, SMM_ERR_NULL_POINTER,
+ * SMM_ERR_BAD_ARGUMENT (no ":/" or an empty FILE) or SMM_ERR_OVERFLOW (FILE
+ * does not fit in file_size bytes).
+ */
+smm_status dataset_h5_split_spec(const char *spec, char *file, size_t file_size,
+                                 const char **path);
+
+/*
+ * dataset_h5_matrix_shape - the shape of the 2-D dataset `path` of `file`
+ * without reading its values: *rows vectors of dimension *cols. The type is
+ * checked as by the loader. Statuses as above; on failure *rows = *cols = 0.
+ */
+smm_status dataset_h5_matrix_shape(const char *file, const char *path,
+                                   int64_t *rows, int64_t *cols,
+                                   char *msg, size_t msg_size);
+
+/*
+ * dataset_load_h5_matrix - read the 2-D dataset `path` of `file` into *out as
+ * floats: its first min(max_rows, rows) rows (max_rows 0: all rows); only
+ * those rows are read from the file. Statuses as above.
+ */
+smm_status dataset_load_h5_matrix(const char *file, const char *path, int64_t max_rows,
+                                  dataset_matrix *out, char *msg, size_t msg_size);
+
+/* ------------------------------------------------------------------------ */
+/* Nearest-neighbour benchmarks in the ann-benchmarks layout                */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The HDF5 layout of ann-benchmarks (github.com/erikbern/ann-benchmarks),
+ * which precomputes the exact answer once so every run reuses it:
+ *   /train      n x d  float32  the database, one vector per row
+ *   /test       q x d  float32  the queries
+ *   /neighbors  q x K  int32 (or int64)  row i: the indices into train of the
+ *               exact K nearest neighbours of test row i, nearest first
+ *   /distances  q x K  float32  row i: their distances or similarities
+ *   attribute "distance" (string) on the root group: the measure.
+ *       ann-benchmarks uses "euclidean" and "angular" (1 - cosine), and
+ *       "hamming" / "jaccard" for binary data; this project writes "dot":
+ *       the inner product, larger is nearer, so /neighbors lists the K
+ *       largest <test_i, train_j> in decreasing order (ties: smaller j
+ *       first) and /distances holds those inner products (a similarity, not
+ *       a distance: decreasing along each row), exactly exact_topk's output.
+ *   attribute "dimension" (integer) on the root group: d.
+ * Readers of other files: train and test may be any type the HDF5 matrix
+ * loader accepts; "dimension" is optional but must equal d when present.
+ * The tool sketchmm_make_ann (data/make_ann_dataset.c, see its --help)
+ * writes such a file from Fashion-MNIST (or the digit-like images).
+ */
+#define DATASET_ANN_DISTANCE_DOT "dot"
+
+/* Longest "distance" attribute kept, with its NUL. */
+#define DATASET_ANN_DISTANCE_LEN 32
+
+/* A loaded benchmark. Owns every array; release with dataset_ann_free(). */
+typedef struct {
+    dataset_matrix train;       /* n x d (the loaded rows) */
+    dataset_matrix test;        /* q x d (the loaded rows) */
+    /*
+     * test.rows x topk, row-major, indices into the train set of the file;
+     * NULL when the loader was asked for fewer train rows than the file
+     * holds, since the stored neighbours then refer to rows not loaded.
+     */
+    int64_t *neighbors;
+    float *distances;           /* test.rows x topk, as neighbors (NULL with it) */
+    int64_t topk;               /* K of the file */
+    int64_t train_rows_in_file; /* n of the file, whatever was loaded */
+    int64_t test_rows_in_file;  /* q of the file */
+    char distance[DATASET_ANN_DISTANCE_LEN]; /* the "distance" attribute, "" if absent */
+} dataset_ann;
+
+/* Free every array and reset *a to zeros. Accepts NULL and empty values. */
+void dataset_ann_free(dataset_ann *a);
+
+/*
+ * dataset_ann_shape - the sizes of a benchmark file without reading its
+ * values: *train_rows (n), *test_rows (q), *dim (d) and *topk (K). Checks
+ * everything dataset_load_ann checks except the values. Any output pointer
+ * may be NULL. Statuses as dataset_load_ann.
+ */
+smm_status dataset_ann_shape(const char *file, int64_t *train_rows, int64_t *test_rows,
+                             int64_t *dim, int64_t *topk, char *msg, size_t msg_size);
+
+/*
+ * dataset_load_ann - read a benchmark file: the first max_train rows of
+ * /train and the first max_test rows of /test (0: all), and, when the whole
+ * train set is loaded, the neighbors and distances of the loaded test rows.
+ *
+ * Validation (SMM_ERR_BAD_FORMAT, with a message naming file and dataset):
+ * each of the four datasets exists and is 2-D; train and test have the same
+ * number of columns d >= 1, equal to the "dimension" attribute when present;
+ * neighbors and distances are both q x K with q the rows of test and
+ * 1 <= K <= n; neighbors has an integer type and every index lies in
+ * [0, n); train, test and distances hold finite numbers. Other statuses as
+ * the HDF5 matrix loader. On failure *out is empty.
+ */
+smm_status dataset_load_ann(const char *file, int64_t max_train, int64_t max_test,
+                            dataset_ann *out, char *msg, size_t msg_size);
+
+/*
+ * dataset_ann_ground_truth - the exact answer of a benchmark by inner
+ * product: for each row of test (q x d) the topk rows of train (n x d) with
+ * the largest inner products, computed with exact_topk
+ * (sketchmm/approx.h): *neighbors and *distances receive malloc'ed q x topk
+ * arrays (free them with free()): the indices, in decreasing value (ties:
+ * smaller index first), and those inner products. Uses the library's
+ * default thread count (SKETCHMM_NUM_THREADS / OpenMP). Returns SMM_OK,
+ * SMM_ERR_NULL_POINTER, SMM_ERR_BAD_ARGUMENT (train and test of different
+ * widths, topk outside 1..n), SMM_ERR_OVERFLOW, SMM_ERR_NO_MEMORY or the
+ * status of exact_topk. On failure both outputs are NULL.
+ */
+smm_status dataset_ann_ground_truth(const dataset_matrix *train, const dataset_matrix *test,
+                                    int64_t topk, int64_t **neighbors, float **distances);
+
+/*
+ * dataset_write_ann - write a benchmark file in the layout above (replacing
+ * an existing file): a->train, a->test, a->neighbors (stored as int32 when
+ * n < 2^31, else int64), a->distances, the attribute "distance" (a->distance,
+ * or "dot" when it is empty) and "dimension". Checks a's shapes as the loader
+ * does. Returns SMM_OK, SMM_ERR_NULL_POINTER, SMM_ERR_BAD_ARGUMENT
+ * (inconsistent shapes, a neighbour index outside [0, n)), SMM_ERR_IO (the
+ * file cannot be created or written; a partly written file is removed).
+ */
+smm_status dataset_write_ann(const char *file, const dataset_ann *a, char *msg, size_t msg_size);
 
 #ifdef __cplusplus
 }

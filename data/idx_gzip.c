@@ -3,10 +3,10 @@
  * Fashion-MNIST loader built on them. See data/dataset.h.
  */
 #include "data/dataset.h"
+#include "data/data_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,27 +20,6 @@
 /* Largest dimension an IDX header may announce (the format stores uint32). */
 #define IDX_MAX_DIM INT64_C(0xFFFFFFFF)
 
-void dataset_matrix_free(dataset_matrix *m)
-{
-    if (m == NULL)
-        return;
-    free(m->data);
-    m->rows = 0;
-    m->cols = 0;
-    m->data = NULL;
-}
-
-/* Write a formatted message to msg when the caller gave a buffer. */
-static void set_msg(char *msg, size_t msg_size, const char *fmt, ...)
-{
-    if (msg == NULL || msg_size == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msg_size, fmt, ap);
-    va_end(ap);
-}
-
 /* An open IDX file: the zlib handle and the path, for messages. */
 typedef struct {
     gzFile gz;
@@ -53,13 +32,13 @@ static smm_status idx_open(const char *path, idx_file *f, char *msg, size_t msg_
     f->path = path;
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        set_msg(msg, msg_size, "cannot open %s: %s", path, strerror(errno));
+        dataset_msg(msg, msg_size, "cannot open %s: %s", path, strerror(errno));
         return SMM_ERR_IO;
     }
     f->gz = gzdopen(fd, "rb");
     if (f->gz == NULL) {
         close(fd);
-        set_msg(msg, msg_size, "cannot read %s: out of memory for the zlib stream", path);
+        dataset_msg(msg, msg_size, "cannot read %s: out of memory for the zlib stream", path);
         return SMM_ERR_NO_MEMORY;
     }
     return SMM_OK;
@@ -91,19 +70,19 @@ static smm_status idx_read(idx_file *f, void *buf, size_t len, const char *what,
             int zerr = 0;
             const char *ztext = gzerror(f->gz, &zerr);
             if (zerr == Z_ERRNO) {
-                set_msg(msg, msg_size, "cannot read %s: %s", f->path, strerror(errno));
+                dataset_msg(msg, msg_size, "cannot read %s: %s", f->path, strerror(errno));
                 return SMM_ERR_IO;
             }
             if (zerr == Z_MEM_ERROR) {
-                set_msg(msg, msg_size, "cannot read %s: out of memory in zlib", f->path);
+                dataset_msg(msg, msg_size, "cannot read %s: out of memory in zlib", f->path);
                 return SMM_ERR_NO_MEMORY;
             }
-            set_msg(msg, msg_size, "%s: corrupt compressed data while reading the %s (%s)",
+            dataset_msg(msg, msg_size, "%s: corrupt compressed data while reading the %s (%s)",
                     f->path, what, ztext != NULL ? ztext : "zlib error");
             return SMM_ERR_BAD_FORMAT;
         }
         if (got == 0) {
-            set_msg(msg, msg_size,
+            dataset_msg(msg, msg_size,
                     "%s: truncated: the %s needs %zu bytes, the file ends after %zu",
                     f->path, what, len, done);
             return SMM_ERR_BAD_FORMAT;
@@ -131,7 +110,7 @@ static smm_status idx_read_header(idx_file *f, uint32_t magic, int64_t dims[3],
         return s;
     uint32_t got = be32(b);
     if (got != magic) {
-        set_msg(msg, msg_size,
+        dataset_msg(msg, msg_size,
                 "%s: not an IDX %s file (magic 0x%08x, expected 0x%08x)",
                 f->path, magic == DATASET_IDX_MAGIC_IMAGES ? "image" : "label",
                 (unsigned)got, (unsigned)magic);
@@ -161,7 +140,7 @@ static smm_status idx_begin(const char *who, const char *path, int64_t max_rows,
                             idx_file *f, int64_t dims[3], char *msg, size_t msg_size)
 {
     if (max_rows < 0) {
-        set_msg(msg, msg_size, "%s: negative max_rows", who);
+        dataset_msg(msg, msg_size, "%s: negative max_rows", who);
         return SMM_ERR_BAD_ARGUMENT;
     }
     smm_status s = idx_open(path, f, msg, msg_size);
@@ -177,13 +156,9 @@ smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
                                    dataset_matrix *out,
                                    char *msg, size_t msg_size)
 {
-    if (out != NULL) {
-        out->rows = 0;
-        out->cols = 0;
-        out->data = NULL;
-    }
+    dataset_matrix_clear(out);
     if (path == NULL || out == NULL) {
-        set_msg(msg, msg_size, "dataset_load_idx_images: NULL argument");
+        dataset_msg(msg, msg_size, "dataset_load_idx_images: NULL argument");
         return SMM_ERR_NULL_POINTER;
     }
     idx_file f;
@@ -193,7 +168,7 @@ smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
     if (s != SMM_OK)
         return s;
     if (dims[1] == 0 || dims[2] == 0) {
-        set_msg(msg, msg_size, "%s: image size %lld x %lld is empty",
+        dataset_msg(msg, msg_size, "%s: image size %lld x %lld is empty",
                 path, (long long)dims[1], (long long)dims[2]);
         idx_close(&f);
         return SMM_ERR_BAD_FORMAT;
@@ -203,7 +178,7 @@ smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
     int64_t cols = dims[1] * dims[2];
     if (rows > 0 && (cols > INT64_MAX / rows ||
                      (uint64_t)(rows * cols) > SIZE_MAX / sizeof(float))) {
-        set_msg(msg, msg_size, "%s: %lld images of %lld pixels do not fit in memory",
+        dataset_msg(msg, msg_size, "%s: %lld images of %lld pixels do not fit in memory",
                 path, (long long)rows, (long long)cols);
         idx_close(&f);
         return SMM_ERR_OVERFLOW;
@@ -219,7 +194,7 @@ smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
             free(data);
             free(chunk);
             idx_close(&f);
-            set_msg(msg, msg_size, "%s: out of memory for %lld x %lld floats",
+            dataset_msg(msg, msg_size, "%s: out of memory for %lld x %lld floats",
                     path, (long long)rows, (long long)cols);
             return SMM_ERR_NO_MEMORY;
         }
@@ -257,7 +232,7 @@ smm_status dataset_load_idx_labels(const char *path, int64_t max_rows,
     if (count != NULL)
         *count = 0;
     if (path == NULL || labels == NULL || count == NULL) {
-        set_msg(msg, msg_size, "dataset_load_idx_labels: NULL argument");
+        dataset_msg(msg, msg_size, "dataset_load_idx_labels: NULL argument");
         return SMM_ERR_NULL_POINTER;
     }
     idx_file f;
@@ -269,7 +244,7 @@ smm_status dataset_load_idx_labels(const char *path, int64_t max_rows,
     int64_t n = limit_rows(dims[0], max_rows);
     if ((uint64_t)n > SIZE_MAX) {
         idx_close(&f);
-        set_msg(msg, msg_size, "%s: %lld labels do not fit in memory", path, (long long)n);
+        dataset_msg(msg, msg_size, "%s: %lld labels do not fit in memory", path, (long long)n);
         return SMM_ERR_OVERFLOW;
     }
     uint8_t *buf = NULL;
@@ -277,7 +252,7 @@ smm_status dataset_load_idx_labels(const char *path, int64_t max_rows,
         buf = malloc((size_t)n);
         if (buf == NULL) {
             idx_close(&f);
-            set_msg(msg, msg_size, "%s: out of memory for %lld labels", path, (long long)n);
+            dataset_msg(msg, msg_size, "%s: out of memory for %lld labels", path, (long long)n);
             return SMM_ERR_NO_MEMORY;
         }
         s = idx_read(&f, buf, (size_t)n, "label data", msg, msg_size);
@@ -307,37 +282,33 @@ smm_status dataset_load_fashion_mnist(const char *dir, const char *split,
                                       int64_t max_rows, dataset_matrix *out,
                                       char *msg, size_t msg_size)
 {
-    if (out != NULL) {
-        out->rows = 0;
-        out->cols = 0;
-        out->data = NULL;
-    }
+    dataset_matrix_clear(out);
     if (split == NULL || out == NULL) {
-        set_msg(msg, msg_size, "dataset_load_fashion_mnist: NULL argument");
+        dataset_msg(msg, msg_size, "dataset_load_fashion_mnist: NULL argument");
         return SMM_ERR_NULL_POINTER;
     }
     if (strcmp(split, "train") != 0 && strcmp(split, "t10k") != 0) {
-        set_msg(msg, msg_size, "Fashion-MNIST split \"%s\": expected \"train\" or \"t10k\"", split);
+        dataset_msg(msg, msg_size, "Fashion-MNIST split \"%s\": expected \"train\" or \"t10k\"", split);
         return SMM_ERR_BAD_ARGUMENT;
     }
     const char *root = dataset_fashion_mnist_dir(dir);
     size_t len = strlen(root) + strlen(split) + sizeof("/-images-idx3-ubyte.gz");
     char *path = malloc(len);
     if (path == NULL) {
-        set_msg(msg, msg_size, "dataset_load_fashion_mnist: out of memory");
+        dataset_msg(msg, msg_size, "dataset_load_fashion_mnist: out of memory");
         return SMM_ERR_NO_MEMORY;
     }
     snprintf(path, len, "%s/%s-images-idx3-ubyte.gz", root, split);
 
     smm_status s = dataset_load_idx_images(path, max_rows, out, msg, msg_size);
     if (s == SMM_ERR_IO && access(path, F_OK) != 0) {
-        set_msg(msg, msg_size,
+        dataset_msg(msg, msg_size,
                 "Fashion-MNIST file %s not found: install it with "
                 "`apt-get install dataset-fashion-mnist`, or point %s "
                 "(or the tool's --data-dir) to a directory holding %s-images-idx3-ubyte.gz",
                 path, DATASET_FASHION_MNIST_ENV, split);
     } else if (s == SMM_OK && out->cols != DATASET_FASHION_MNIST_DIM) {
-        set_msg(msg, msg_size, "%s: images have %lld pixels, Fashion-MNIST has %d",
+        dataset_msg(msg, msg_size, "%s: images have %lld pixels, Fashion-MNIST has %d",
                 path, (long long)out->cols, DATASET_FASHION_MNIST_DIM);
         dataset_matrix_free(out);
         s = SMM_ERR_BAD_FORMAT;

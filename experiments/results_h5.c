@@ -71,6 +71,8 @@ static hid_t row_type(int file_layout)
     hid_t f64 = file_layout ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE;
     herr_t err = (s_mode < 0 || s_method < 0 || s_dataset < 0 || s_isa < 0 || t < 0) ? -1 : 0;
     if (err >= 0) {
+        err |= H5Tinsert(t, "config_hash", HOFFSET(results_row, config_hash), u64);
+        err |= H5Tinsert(t, "config_index", HOFFSET(results_row, config_index), i64);
         err |= H5Tinsert(t, "mode", HOFFSET(results_row, mode), s_mode);
         err |= H5Tinsert(t, "method", HOFFSET(results_row, method), s_method);
         err |= H5Tinsert(t, "dataset", HOFFSET(results_row, dataset), s_dataset);
@@ -79,6 +81,7 @@ static hid_t row_type(int file_layout)
         err |= H5Tinsert(t, "k", HOFFSET(results_row, k), i64);
         err |= H5Tinsert(t, "bits", HOFFSET(results_row, bits), i32);
         err |= H5Tinsert(t, "sketch_dim", HOFFSET(results_row, sketch_dim), i32);
+        err |= H5Tinsert(t, "bytes_per_vector", HOFFSET(results_row, bytes_per_vector), i64);
         err |= H5Tinsert(t, "topk", HOFFSET(results_row, topk), i32);
         err |= H5Tinsert(t, "candidates", HOFFSET(results_row, candidates), i32);
         err |= H5Tinsert(t, "seed", HOFFSET(results_row, seed), u64);
@@ -87,6 +90,8 @@ static hid_t row_type(int file_layout)
         err |= H5Tinsert(t, "status", HOFFSET(results_row, status), i32);
         err |= H5Tinsert(t, "exact_seconds", HOFFSET(results_row, exact_seconds), f64);
         err |= H5Tinsert(t, "approx_seconds", HOFFSET(results_row, approx_seconds), f64);
+        err |= H5Tinsert(t, "encode_b_seconds", HOFFSET(results_row, encode_b_seconds), f64);
+        err |= H5Tinsert(t, "rest_seconds", HOFFSET(results_row, rest_seconds), f64);
         err |= H5Tinsert(t, "speedup", HOFFSET(results_row, speedup), f64);
         err |= H5Tinsert(t, "nmse", HOFFSET(results_row, nmse), f64);
         err |= H5Tinsert(t, "rel_fro_error", HOFFSET(results_row, rel_fro_error), f64);
@@ -94,6 +99,9 @@ static hid_t row_type(int file_layout)
         err |= H5Tinsert(t, "recall", HOFFSET(results_row, recall), f64);
         err |= H5Tinsert(t, "recall_index", HOFFSET(results_row, recall_index), f64);
         err |= H5Tinsert(t, "max_value_error", HOFFSET(results_row, max_value_error), f64);
+        err |= H5Tinsert(t, "recall_at_1", HOFFSET(results_row, recall_at_1), f64);
+        err |= H5Tinsert(t, "recall_at_10", HOFFSET(results_row, recall_at_10), f64);
+        err |= H5Tinsert(t, "recall_at_100", HOFFSET(results_row, recall_at_100), f64);
         err |= H5Tinsert(t, "alignment", HOFFSET(results_row, alignment), f64);
         if (file_layout && err >= 0)
             err = H5Tpack(t);
@@ -174,6 +182,177 @@ fail:
     return SMM_ERR_IO;
 }
 
+smm_status results_open(const char *path, int writable, results_file **out, char *msg, size_t msg_size)
+{
+    if (out != NULL)
+        *out = NULL;
+    if (path == NULL || out == NULL) {
+        set_msg(msg, msg_size, "results_open: NULL argument");
+        return SMM_ERR_NULL_POINTER;
+    }
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    results_file *f = calloc(1, sizeof *f);
+    if (f == NULL) {
+        set_msg(msg, msg_size, "out of memory");
+        return SMM_ERR_NO_MEMORY;
+    }
+    f->file = f->dset = f->memtype = -1;
+    smm_status s = SMM_ERR_IO;
+    f->file = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f->file < 0) {
+        set_msg(msg, msg_size, "cannot open %s as an HDF5 file", path);
+        goto fail;
+    }
+    s = SMM_ERR_BAD_FORMAT;
+    if (H5Lexists(f->file, "results", H5P_DEFAULT) <= 0 ||
+        (f->dset = H5Dopen2(f->file, "results", H5P_DEFAULT)) < 0) {
+        set_msg(msg, msg_size, "%s has no /results table: not a sketchmm_sweep results file", path);
+        goto fail;
+    }
+    hid_t ftype = H5Dget_type(f->dset);
+    int has_hash = ftype >= 0 && H5Tget_class(ftype) == H5T_COMPOUND &&
+                   H5Tget_member_index(ftype, "config_hash") >= 0;
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    if (!has_hash) {
+        set_msg(msg, msg_size, "%s: /results has no config_hash field (written by an older sketchmm_sweep)",
+                path);
+        goto fail;
+    }
+    hid_t space = H5Dget_space(f->dset);
+    hsize_t dims[1] = { 0 };
+    if (space < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
+        H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
+        if (space >= 0)
+            H5Sclose(space);
+        set_msg(msg, msg_size, "%s: /results is not a 1-D table", path);
+        goto fail;
+    }
+    H5Sclose(space);
+    f->rows = (int64_t)dims[0];
+    f->memtype = row_type(0);
+    if (f->memtype < 0) {
+        s = SMM_ERR_IO;
+        set_msg(msg, msg_size, "%s: cannot set up the /results table type", path);
+        goto fail;
+    }
+    *out = f;
+    return SMM_OK;
+
+fail:
+    results_close(f);
+    return s;
+}
+
+smm_status results_read_rows(const results_file *f, results_row **rows, int64_t *count)
+{
+    if (f == NULL || rows == NULL || count == NULL)
+        return SMM_ERR_NULL_POINTER;
+    *rows = NULL;
+    *count = 0;
+    if (f->rows == 0)
+        return SMM_OK;
+    results_row *r = calloc((size_t)f->rows, sizeof *r);
+    if (r == NULL)
+        return SMM_ERR_NO_MEMORY;
+    if (H5Dread(f->dset, f->memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, r) < 0) {
+        free(r);
+        return SMM_ERR_IO;
+    }
+    *rows = r;
+    *count = f->rows;
+    return SMM_OK;
+}
+
+/* A variable-length UTF-8 string type. */
+static hid_t vlen_string_type(void)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return t;
+    if (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+smm_status results_get_attr_string(const results_file *f, const char *name, char **value)
+{
+    if (f == NULL || name == NULL || value == NULL)
+        return SMM_ERR_NULL_POINTER;
+    *value = NULL;
+    if (H5Aexists(f->file, name) <= 0)
+        return SMM_ERR_BAD_FORMAT;
+    hid_t attr = H5Aopen(f->file, name, H5P_DEFAULT);
+    if (attr < 0)
+        return SMM_ERR_IO;
+    hid_t ftype = H5Aget_type(attr);
+    smm_status s = SMM_ERR_BAD_FORMAT;
+    if (ftype >= 0 && H5Tget_class(ftype) == H5T_STRING && H5Tis_variable_str(ftype) > 0) {
+        hid_t mtype = vlen_string_type();
+        char *v = NULL;
+        s = SMM_ERR_IO;
+        if (mtype >= 0 && H5Aread(attr, mtype, &v) >= 0 && v != NULL) {
+            *value = strdup(v);
+            s = *value != NULL ? SMM_OK : SMM_ERR_NO_MEMORY;
+            H5free_memory(v);
+        }
+        if (mtype >= 0)
+            H5Tclose(mtype);
+    }
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    H5Aclose(attr);
+    return s;
+}
+
+/* H5Aiterate2 callback of results_copy_attrs: copy one attribute to the results_file in op_data. */
+static herr_t copy_one_attr(hid_t loc, const char *name, const H5A_info_t *info, void *op_data)
+{
+    (void)info;
+    results_file *dst = op_data;
+    hid_t attr = H5Aopen(loc, name, H5P_DEFAULT);
+    if (attr < 0)
+        return -1;
+    hid_t ftype = H5Aget_type(attr);
+    herr_t err = -1;
+    if (ftype >= 0 && H5Tget_class(ftype) == H5T_STRING && H5Tis_variable_str(ftype) > 0) {
+        hid_t mtype = vlen_string_type();
+        char *v = NULL;
+        if (mtype >= 0 && H5Aread(attr, mtype, &v) >= 0 && v != NULL) {
+            err = results_set_attr_string(dst, name, v) == SMM_OK ? 0 : -1;
+            H5free_memory(v);
+        }
+        if (mtype >= 0)
+            H5Tclose(mtype);
+    } else if (ftype >= 0 && H5Tget_class(ftype) == H5T_INTEGER) {
+        if (H5Tget_sign(ftype) == H5T_SGN_NONE) {
+            uint64_t v;
+            if (H5Aread(attr, H5T_NATIVE_UINT64, &v) >= 0)
+                err = results_set_attr_uint64(dst, name, v) == SMM_OK ? 0 : -1;
+        } else {
+            int64_t v;
+            if (H5Aread(attr, H5T_NATIVE_INT64, &v) >= 0)
+                err = results_set_attr_int64(dst, name, v) == SMM_OK ? 0 : -1;
+        }
+    }
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    H5Aclose(attr);
+    return err;
+}
+
+smm_status results_copy_attrs(results_file *dst, const results_file *src)
+{
+    if (dst == NULL || src == NULL)
+        return SMM_ERR_NULL_POINTER;
+    hsize_t idx = 0;
+    return H5Aiterate2(src->file, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, copy_one_attr, dst) < 0
+               ? SMM_ERR_IO
+               : SMM_OK;
+}
+
 /* Write a scalar attribute of type `type` holding *value on the root group. */
 static smm_status set_attr(results_file *f, const char *name, hid_t type, const void *value)
 {
@@ -196,13 +375,9 @@ smm_status results_set_attr_string(results_file *f, const char *name, const char
 {
     if (value == NULL)
         return SMM_ERR_NULL_POINTER;
-    hid_t t = H5Tcopy(H5T_C_S1);
+    hid_t t = vlen_string_type();
     if (t < 0)
         return SMM_ERR_IO;
-    if (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
-        H5Tclose(t);
-        return SMM_ERR_IO;
-    }
     smm_status s = set_attr(f, name, t, &value);
     H5Tclose(t);
     return s;

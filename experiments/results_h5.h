@@ -5,8 +5,9 @@
  *   /results   a 1-D dataset of compound rows, one per configuration, chunked
  *              and extendible (maximum size unlimited). Rows are appended one
  *              at a time and the file is flushed after each, so a sweep that
- *              is interrupted leaves a readable file holding every finished
- *              row. Field names are plain identifiers, so h5py gives a numpy
+ *              is interrupted, even by SIGKILL between two appends, leaves a
+ *              readable file holding every finished row; results_open()
+ *              reopens it to append more (resume). Field names are plain identifiers, so h5py gives a numpy
  *              structured array and pandas.DataFrame(f["results"][:]) works.
  *   attributes of the root group: strings (variable-length UTF-8, read by
  *              h5py as str) and integers describing the run; see
@@ -23,6 +24,9 @@
  * Fields a mode does not measure are NaN (float) or 0 (integer).
  *
  * Fields of /results (little-endian in the file, packed)
+ *   config_hash    uint64   XXH3_64bits of the configuration's canonical string
+ *                           (sweep_point_key in sweep.h): the key of resume and merge
+ *   config_index   int64    the configuration's position in the sweep's grid
  *   mode           fixed string, RESULTS_MODE_LEN bytes, NUL-padded ("dense", "topk")
  *   method         fixed string, RESULTS_METHOD_LEN bytes (approx_method_name(): "simhash", ...)
  *   dataset        fixed string, RESULTS_DATASET_LEN bytes ("fashion-mnist", ...)
@@ -30,6 +34,8 @@
  *                           rows m queries, n database vectors
  *   bits           int32    sketch length per vector (sketch families; else 0)
  *   sketch_dim     int32    sketch dimension s (classical methods; else 0)
+ *   bytes_per_vector int64  bytes of one sketched vector: ceil(bits / 64) * 8 + 4
+ *                           (the code and a float norm) or 4 * sketch_dim
  *   topk           int32    topk rows: entries kept per row (K); dense rows 0
  *   candidates     int32    topk rows: candidates per row refined exactly; dense rows 0
  *   seed           uint64   seed of the method (and of synthetic data)
@@ -40,8 +46,15 @@
  *   exact_seconds  float64  median wall time of the exact call (exact_sgemm /
  *                           exact_topk), timed in the same rounds as this row's
  *                           approximate runs
- *   approx_seconds float64  median wall time of the approximate call (approx_sgemm /
- *                           approx_topk, one-shot: sketching both sides included)
+ *   approx_seconds float64  median over rounds of the approximate call's total time
+ *                           (encode B + rest: the work of one-shot approx_sgemm /
+ *                           approx_topk, sketching both sides included)
+ *   encode_b_seconds float64 median time of approx_plan_create: sketching B
+ *   rest_seconds   float64  median time of approx_plan_multiply / approx_plan_topk:
+ *                           sketching A, the estimates, and for top-k the
+ *                           selection and exact refinement of the candidates
+ *                           (the public API splits no further). Medians do not
+ *                           add up exactly to approx_seconds
  *   speedup        float64  exact_seconds / approx_seconds
  *   nmse           float64  dense: mean((Y - Yhat)^2) / var(Y)
  *   rel_fro_error  float64  dense: ||Y - Yhat||_F / ||Y||_F
@@ -55,6 +68,10 @@
  *                           approximate and the exact top-k, over topk
  *   max_value_error float64 topk: max |returned value - <a_i, b_j>| over every
  *                           returned entry, the dot product in double
+ *   recall_at_1, recall_at_10, recall_at_100 float64
+ *                           topk: recall@t by value as `recall`, of the first t
+ *                           returned entries against the exact top-t, from the
+ *                           same top-K call; NaN when t > topk (and in dense rows)
  *   alignment      float64  ||A B||_F / (||A||_F ||B||_F)
  *
  * Functions return SMM_OK or SMM_ERR_IO (an HDF5 call failed),
@@ -76,6 +93,8 @@
 
 /* One row of /results (see the field list above). */
 typedef struct {
+    uint64_t config_hash;
+    int64_t config_index;
     char mode[RESULTS_MODE_LEN];
     char method[RESULTS_METHOD_LEN];
     char dataset[RESULTS_DATASET_LEN];
@@ -84,6 +103,7 @@ typedef struct {
     int64_t k;
     int32_t bits;
     int32_t sketch_dim;
+    int64_t bytes_per_vector;
     int32_t topk;
     int32_t candidates;
     uint64_t seed;
@@ -92,6 +112,8 @@ typedef struct {
     int32_t status;
     double exact_seconds;
     double approx_seconds;
+    double encode_b_seconds;
+    double rest_seconds;
     double speedup;
     double nmse;
     double rel_fro_error;
@@ -99,6 +121,9 @@ typedef struct {
     double recall;
     double recall_index;
     double max_value_error;
+    double recall_at_1;
+    double recall_at_10;
+    double recall_at_100;
     double alignment;
 } results_row;
 
@@ -111,6 +136,27 @@ typedef struct results_file results_file;
  * says why.
  */
 smm_status results_create(const char *path, results_file **out, char *msg, size_t msg_size);
+
+/*
+ * Open an existing results file: read-only (writable 0) or to append rows
+ * and set attributes (writable 1). SMM_ERR_IO when it cannot be opened,
+ * SMM_ERR_BAD_FORMAT when it has no /results table with a config_hash field
+ * (not a file of this driver, or of a version before resume). On failure
+ * *out is NULL and msg says why.
+ */
+smm_status results_open(const char *path, int writable, results_file **out, char *msg, size_t msg_size);
+
+/* Every row, malloc'ed into *rows (NULL when there are none), *count rows. */
+smm_status results_read_rows(const results_file *f, results_row **rows, int64_t *count);
+
+/*
+ * A string attribute of the root group, malloc'ed into *value.
+ * SMM_ERR_BAD_FORMAT when it is missing or not a string.
+ */
+smm_status results_get_attr_string(const results_file *f, const char *name, char **value);
+
+/* Copy every attribute of src's root group to dst's (strings and integers). */
+smm_status results_copy_attrs(results_file *dst, const results_file *src);
 
 /* Attach (or replace) an attribute of the root group. */
 smm_status results_set_attr_string(results_file *f, const char *name, const char *value);

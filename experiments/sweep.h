@@ -1,18 +1,24 @@
 /*
  * sweep.h - the pieces of sketchmm_sweep and what they share.
  *
- *   sweep.c        main: the run's description, the results file, the modes
- *   sweep_cli.c    the command line (--help, parsing and checks)
- *   sweep_data.c   the input vectors of a mode (Fashion-MNIST or synthetic)
- *   sweep_rounds.c the timing scheme shared by both modes
- *   sweep_dense.c  dense mode: approx_sgemm against exact_sgemm
- *   sweep_topk.c   top-k mode: approx_topk against exact_topk
+ *   sweep.c          main: the run's description, the results file (create,
+ *                    resume or refuse), the grid run context by context
+ *   sweep_cli.c      the command line (--help, parsing and checks)
+ *   sweep_spec.c     the spec file (JSON, json-c) and the canonical spec
+ *   sweep_grid.c     the configurations: expansion, keys and hashes, shards
+ *   sweep_progress.c done / total, elapsed and ETA on stderr
+ *   sweep_merge.c    `sketchmm_sweep merge`: shard files into one
+ *   sweep_data.c     the input vectors of a context (Fashion-MNIST or synthetic)
+ *   sweep_rounds.c   the timing scheme shared by both modes, and the rows
+ *   sweep_dense.c    dense mode: approx plans against exact_sgemm
+ *   sweep_topk.c     top-k mode: approx top-k plans against exact_topk
  */
 #ifndef SKETCHMM_EXPERIMENTS_SWEEP_H
 #define SKETCHMM_EXPERIMENTS_SWEEP_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sketchmm.h"
 #include "data/dataset.h"
@@ -31,63 +37,218 @@ enum { SWEEP_MODE_DENSE = 1, SWEEP_MODE_TOPK = 2 };
 /* The eight methods of sketchmm/approx.h, APPROX_SIMHASH .. APPROX_CR_SAMPLING. */
 #define SWEEP_NUM_METHODS 8
 
-/* A list of sizes (bits, sketch dimensions or candidate counts) from the command line. */
+/* A list of sizes (bits, sketch dimensions, candidate counts or thread counts). */
 #define SWEEP_MAX_LIST 64
 typedef struct {
     int32_t v[SWEEP_MAX_LIST];
     int count;
 } sweep_list;
 
+/* A shape: dense m x n (A m x k times B k x n), top-k queries x database. */
+#define SWEEP_MAX_SHAPES 16
 typedef struct {
+    int64_t rows, cols;
+} sweep_shape;
+
+/*
+ * The sweep: its grid (every list below), how each configuration is
+ * measured, and where the results go. Filled from defaults, then the spec
+ * file (--spec), then the flags (sweep_cli.c, sweep_spec.c).
+ */
+typedef struct {
+    /* the grid */
     unsigned modes;                             /* SWEEP_MODE_* bits */
-    sweep_data_kind data;
+    sweep_data_kind datasets[SWEEP_NUM_DATA];
+    int ndatasets;
     approx_method methods[SWEEP_NUM_METHODS];
     int nmethods;
-    int warmup, threads;                        /* threads 0: library default */
-    uint64_t seed;
-    int64_t k;                                  /* synthetic data; 784 for Fashion-MNIST */
-    double alignment;                           /* clustered */
-    int64_t clusters;                           /* clustered */
-    int64_t rank;                               /* lowrank */
-    double noise;                               /* lowrank */
-    const char *out;
-    const char *data_dir;                       /* fashion-mnist; NULL: env or default */
-
-    /* dense mode */
-    int64_t m, n;
-    sweep_list bits, sketch_dims;
-    int reps;
-
-    /* top-k mode */
-    int64_t queries, database, topk;
-    sweep_list topk_bits, topk_sketch_dims;
-    sweep_list candidates;                      /* only values in topk..database */
-    int topk_reps;
-
+    uint64_t seeds[SWEEP_MAX_LIST];
+    int nseeds;
+    sweep_list threads;                         /* 0: library default */
+    sweep_shape shapes[SWEEP_MAX_SHAPES];       /* dense: m x n */
+    int nshapes;
+    sweep_shape topk_shapes[SWEEP_MAX_SHAPES];  /* top-k: queries x database */
+    int ntopk_shapes;
+    int64_t topk;                               /* entries kept per query */
+    sweep_list candidates;                      /* only values in topk..(largest database) */
+    sweep_list bits, sketch_dims;               /* dense */
+    sweep_list topk_bits, topk_sketch_dims;     /* top-k */
     /*
      * The sizes each method runs with, per mode, index method -
      * APPROX_SIMHASH: the lists above, or those of --sizes / --topk-sizes.
      * Read them with sweep_sizes().
      */
     sweep_list dense_sizes[SWEEP_NUM_METHODS], topk_sizes[SWEEP_NUM_METHODS];
+
+    /* data parameters */
+    int64_t k;                                  /* synthetic data; Fashion-MNIST has 784 */
+    double alignment;                           /* clustered */
+    int64_t clusters;                           /* clustered */
+    int64_t rank;                               /* lowrank */
+    double noise;                               /* lowrank */
+
+    /* measurement */
+    int warmup, reps, topk_reps;
+
+    /* the run (not part of the spec) */
+    const char *out;
+    const char *data_dir;                       /* fashion-mnist; NULL: env or default */
+    const char *spec_path;                      /* --spec, or NULL */
+    int shard_index, shard_count;               /* --shard i/N; 0/1 without it */
+    int dry_run, overwrite;
+
+    /*
+     * One context of the grid (dataset, shapes, seed), set by the driver on a
+     * copy of the configuration before loading its data (sweep_data.c reads
+     * these): data, seed, k (784 for Fashion-MNIST), m x n, queries x database.
+     */
+    sweep_data_kind data;
+    uint64_t seed;
+    int64_t m, n, queries, database;
 } sweep_config;
+
+/* ------------------------------------------------------------------------ */
+/* sweep_grid.c: the configurations of a sweep                              */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * One configuration of the grid. Its order in the grid (index) is: mode
+ * (dense, then top-k), dataset, shape, seed, threads, method, size, then
+ * candidates (top-k), each in the order of its list.
+ */
+typedef struct {
+    int64_t index;
+    unsigned mode;                  /* SWEEP_MODE_DENSE or SWEEP_MODE_TOPK */
+    sweep_data_kind data;
+    int64_t m, n, k;                /* top-k: m queries, n database vectors */
+    int32_t topk, candidates;       /* 0 in dense mode */
+    uint64_t seed;
+    int32_t threads;                /* as in the spec: 0 means the library default */
+    approx_method method;
+    int32_t size;                   /* bits or sketch dimension, by the method */
+    uint64_t hash;                  /* XXH3_64bits of sweep_point_key() */
+} sweep_point;
+
+typedef struct {
+    sweep_point *points;
+    int64_t count;
+} sweep_grid;
+
+/* Expand cfg's grid. SMM_ERR_NO_MEMORY on failure (grid empty then). */
+smm_status sweep_grid_expand(const sweep_config *cfg, sweep_grid *grid);
+void sweep_grid_free(sweep_grid *grid);
+
+/*
+ * The canonical string of a configuration, the key of resume and merge:
+ * "mode=dense;dataset=clustered;clusters=10;alignment=0.9;m=..;n=..;k=..;
+ * topk=0;candidates=0;seed=..;threads=..;method=simhash;bits=64;
+ * sketch_dim=0;warmup=..;reps=..". Every field that changes what is
+ * measured, nothing about the machine.
+ */
+void sweep_point_key(const sweep_config *cfg, const sweep_point *p, char *buf, size_t size);
+
+/* A short human description: "dense clustered 64x48x40 seed=7 threads=1 simhash bits=64". */
+void sweep_point_describe(const sweep_point *p, char *buf, size_t size);
+
+/* 1 when a and b share mode, dataset, shape, seed and threads (one data load, one reference). */
+int sweep_point_same_context(const sweep_point *a, const sweep_point *b);
+
+/*
+ * Shard i of N: the contiguous block [*begin, *end) of the total
+ * configurations, begin = floor(i total / N). Contiguous, not round-robin:
+ * configurations that share a context (data, exact reference) and a timing
+ * group stay together, so each shard loads each data set and times each
+ * group once.
+ */
+void sweep_shard_range(int64_t total, int index, int count, int64_t *begin, int64_t *end);
+
+/* Bytes per sketched vector: ceil(bits / 64) * 8 + 4 (the norm) or 4 s (classical). */
+int64_t sweep_bytes_per_vector(approx_method method, int32_t size);
+
+/* ------------------------------------------------------------------------ */
+/* sweep_spec.c: the spec file (JSON) and the canonical spec                */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Read the JSON spec at path and pass each key to apply(name, value, ctx)
+ * as the flag it stands for ("topk_bits": [256, 512] -> "topk-bits",
+ * "256,512"; "sizes": {"srht": [8]} -> "sizes", "srht=8"), in file order.
+ * apply returns 1 when the value is good. Returns 1, or 0 with a one-line
+ * message in msg naming the file and the key (unknown key, wrong type, bad
+ * value, empty list, unreadable file, invalid JSON).
+ */
+typedef int (*sweep_spec_apply_fn)(const char *flag, const char *value, void *ctx);
+int sweep_spec_load(const char *path, sweep_spec_apply_fn apply, void *ctx, char *msg, size_t msg_size);
+
+/*
+ * The effective spec of cfg as canonical JSON (one line, fixed key order,
+ * every size list resolved per method): given back to --spec it gives the
+ * same grid. malloc'ed; NULL when out of memory.
+ */
+char *sweep_spec_canonical(const sweep_config *cfg);
+
+/* The spec format, for --help. */
+void sweep_spec_help(FILE *f);
+
+/* ------------------------------------------------------------------------ */
+/* sweep_progress.c                                                         */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Progress on stderr: configurations done / total, elapsed time and ETA. On
+ * a terminal one line redrawn in place; otherwise plain lines.
+ */
+typedef struct {
+    int64_t done, total;
+    double start;
+    int tty;
+    int drawn;       /* a progress line is on screen (tty) */
+} sweep_progress;
+
+void sweep_progress_init(sweep_progress *p, int64_t total);
+/* A message line (the progress line is cleared first and redrawn after). */
+void sweep_progress_note(sweep_progress *p, const char *fmt, ...);
+/* One more configuration done; what is a short description of its result. */
+void sweep_progress_step(sweep_progress *p, const char *what);
+/* Clear the progress line (tty), before other output; the next note or step redraws it. */
+void sweep_progress_end(sweep_progress *p);
+
+/* ------------------------------------------------------------------------ */
+/* The run                                                                  */
+/* ------------------------------------------------------------------------ */
 
 /* What every row of a run shares. */
 typedef struct {
     const sweep_config *cfg;
     const char *prog;   /* argv[0], for messages */
-    int threads;        /* resolved thread count */
     const char *isa;    /* name of the ISA path */
     results_file *rf;
+    sweep_progress *progress;
+    int64_t appended;   /* rows appended by this run */
+    int64_t stop_after; /* test hook SKETCHMM_SWEEP_TEST_STOP_AFTER; 0: none */
 } sweep_run;
+
+/*
+ * The configurations of one context still to run: points[0..count) of the
+ * grid (same mode, dataset, shape, seed, threads), pending[i] == 1 for those
+ * to run (not in this shard or already in the file: 0).
+ */
+typedef struct {
+    const sweep_config *cfg;   /* a copy with data, seed, k, m, n, queries, database set */
+    const sweep_point *points;
+    const unsigned char *pending;
+    int count;
+    int threads;               /* resolved */
+} sweep_context;
 
 /* ------------------------------------------------------------------------ */
 /* sweep_cli.c                                                              */
 /* ------------------------------------------------------------------------ */
 
 /*
- * Fill *cfg from the command line. Returns -1 to go on, else the exit status
- * (0 after --help, SWEEP_EXIT_USAGE after printing an error on stderr).
+ * Fill *cfg from the command line (and the spec file it names). Returns -1
+ * to go on, else the exit status (0 after --help, SWEEP_EXIT_USAGE after
+ * printing an error on stderr).
  */
 int sweep_parse_args(int argc, char **argv, sweep_config *cfg);
 
@@ -99,6 +260,16 @@ const sweep_list *sweep_sizes(const sweep_config *cfg, unsigned mode, approx_met
 
 /* Every method's sizes in one mode, as "simhash=32,64;srht=8,16" into buf. */
 void sweep_sizes_format(const sweep_config *cfg, unsigned mode, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* sweep_merge.c                                                            */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * `sketchmm_sweep merge [--overwrite] OUT.h5 IN.h5...`: argv[0] is the
+ * program, argv[1] "merge". Returns the exit status.
+ */
+int sweep_merge_main(int argc, char **argv);
 
 /* ------------------------------------------------------------------------ */
 /* sweep_data.c                                                             */
@@ -135,53 +306,61 @@ void sweep_data_params(const sweep_config *cfg, char *buf, size_t size);
 /*
  * The timing scheme of both modes. A group is a set of `nvariants`
  * approximate configurations compared with one exact call. exact(ctx,
- * &seconds) and approx(ctx, variant, &seconds) run their call once, time
- * only the call, and do any checking of the result outside the timed part.
+ * &seconds) runs its call once and times it; approx(ctx, variant, phases)
+ * runs one approximate call and times its two phases: phases[0] encoding B
+ * (approx_plan_create), phases[1] the rest (approx_plan_multiply or
+ * approx_plan_topk: encoding A, estimates, and for top-k the selection and
+ * refinement). Checking of results happens outside the timed parts.
  *
  * First `warmup` untimed runs of variant 0, then `reps` rounds: one exact run,
- * then one run of every variant that has not failed. So a row's two medians
+ * then one run of every variant that has not failed. So a row's medians
  * come from runs made moments apart, under the same machine conditions.
  *
- * exact_times[r] and approx_times[v * reps + r] receive the times,
- * status[v] each variant's first failing status (SMM_OK if none; a variant
- * that failed is not run again). Returns SMM_OK, or the status of a failing
- * exact run: the group is abandoned then and every variant gets that status.
+ * exact_times[r] and phase_times[(v * reps + r) * 2 + phase] receive the
+ * times, status[v] each variant's first failing status (SMM_OK if none; a
+ * variant that failed is not run again). Returns SMM_OK, or the status of a
+ * failing exact run: the group is abandoned then and every variant gets that
+ * status.
  */
 typedef smm_status (*sweep_exact_fn)(void *ctx, double *seconds);
-typedef smm_status (*sweep_approx_fn)(void *ctx, int variant, double *seconds);
+typedef smm_status (*sweep_approx_fn)(void *ctx, int variant, double phases[2]);
 
 smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn exact,
                              sweep_approx_fn approx, void *ctx, double *exact_times,
-                             double *approx_times, smm_status *status);
+                             double *phase_times, smm_status *status);
 
 /* `warmup` untimed then `reps` timed exact runs alone; the median time in *seconds. */
 smm_status sweep_time_reference(int warmup, int reps, sweep_exact_fn exact, void *ctx,
                                 double *seconds);
 
 /*
- * A row with the fields every row shares (mode, method, its size in bits or
- * sketch_dim, dataset, m, n, k, seed, threads, isa, alignment) and NaN in
- * every measured float field.
+ * A row for configuration p of a context: the configuration fields
+ * (config_hash, config_index, mode, method, size, bytes_per_vector, dataset,
+ * m, n, k, topk, candidates, seed, resolved threads, isa, alignment) and NaN
+ * in every measured float field.
  */
-void sweep_row_init(results_row *row, const sweep_run *run, const char *mode, approx_method method,
-                    int32_t size, int64_t m, int64_t n, int64_t k, double alignment);
+void sweep_row_init(results_row *row, const sweep_run *run, const sweep_context *ctx,
+                    const sweep_point *p, double alignment);
 
 /*
- * Set a row's status and, for SMM_OK, its times (medians of reps runs) and
- * speedup. Leaves the other fields alone.
+ * The end of every row, both modes: set its status and, for SMM_OK, its
+ * times (medians over reps rounds of exact_times and of variant's
+ * phase_times: encode_b_seconds, rest_seconds and approx_seconds, the median
+ * of the per-round totals) and speedup; report it on the progress line
+ * (failed_call names the call that failed), append it to the file (flushed),
+ * and apply the test hook SKETCHMM_SWEEP_TEST_STOP_AFTER. The quality fields
+ * must be set before. Returns 0, SWEEP_EXIT_RUN_FAILED when the
+ * configuration failed, or -1 when the row could not be written (stop).
  */
-void sweep_row_times(results_row *row, smm_status status, const double *exact_times,
-                     const double *approx_times, int reps);
+int sweep_row_finish(sweep_run *run, results_row *row, smm_status status, const char *failed_call,
+                     const double *exact_times, const double *phase_times, int reps);
 
 /* "bits" or "sketch_dim", and the row's size under that name. */
 const char *sweep_size_name(approx_method method);
 int32_t sweep_row_size(const results_row *row);
 
-/* Append a row to the results file; prints an error and returns its status on failure. */
-smm_status sweep_append(const sweep_run *run, const results_row *row);
-
-/* Approximate options of the sweep for (method, size): seed and threads of the run. */
-approx_options sweep_options(const sweep_run *run, approx_method method, int32_t size);
+/* Approximate options of the sweep for point p: its method, size and seed, the context's threads. */
+approx_options sweep_options(const sweep_context *ctx, const sweep_point *p);
 
 /* Allocate a * b elements of elem bytes; NULL on overflow or failure. */
 void *sweep_alloc(int64_t a, int64_t b, size_t elem);
@@ -191,12 +370,14 @@ void *sweep_alloc(int64_t a, int64_t b, size_t elem);
 /* ------------------------------------------------------------------------ */
 
 /*
- * Run one mode: load its data, time and check every configuration, append a
- * row per configuration (a failing configuration records its status), and
- * print the mode's table on stdout. Returns 0, or SWEEP_EXIT_RUN_FAILED when
- * a configuration or the mode itself failed (messages on stderr).
+ * Run the pending configurations of one context: load its data, time the
+ * reference, time and check every pending configuration, append a row per
+ * configuration (a failing configuration records its status), and print the
+ * context's table on stdout. Returns 0, SWEEP_EXIT_RUN_FAILED when a
+ * configuration or the context itself failed (messages on stderr), or -1
+ * when a row could not be written (the run stops).
  */
-int sweep_dense(const sweep_run *run);
-int sweep_topk(const sweep_run *run);
+int sweep_dense(sweep_run *run, const sweep_context *ctx);
+int sweep_topk(sweep_run *run, const sweep_context *ctx);
 
 #endif /* SKETCHMM_EXPERIMENTS_SWEEP_H */

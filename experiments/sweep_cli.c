@@ -30,24 +30,31 @@ static void print_help(FILE *f, const char *prog)
 {
     fprintf(f,
         "Usage: %s [options]\n"
+        "       %s merge [--overwrite] OUT.h5 IN.h5 [IN.h5 ...]\n"
         "\n"
         "Measures accuracy against speed of every approximate method of sketchmm\n"
         "(approx.h) and records one row per configuration in an HDF5 table.\n"
-        "Without options it runs the project's default sweep (scripts/run_sweep.sh):\n"
-        "both modes on Fashion-MNIST, every method, 92 rows, about 10 minutes on\n"
-        "2 cores (612 s measured on a 2-core 2.8 GHz Xeon with AVX-512).\n"
+        "Without options it runs the project's default sweep (scripts/run_sweep.sh,\n"
+        "experiments/specs/default.json): both modes on Fashion-MNIST, every\n"
+        "method, 92 configurations, about 10 minutes on 2 cores.\n"
+        "\n"
+        "The grid: every combination of mode x dataset x shape x seed x thread\n"
+        "count x method x size (x candidates in top-k mode) is one configuration,\n"
+        "numbered in that order (--dry-run lists them). Flags and a spec file\n"
+        "(--spec) describe it; flags override the spec.\n"
         "\n"
         "Dense mode: C = A * B, A m x k (m vectors of the data set as rows), B k x n\n"
         "(the next n vectors as columns), both row-major. exact_sgemm gives the\n"
-        "reference Y; each (method, size) is one approx_sgemm call (one-shot: it\n"
-        "sketches both sides), compared with Y.\n"
+        "reference Y; each (method, size) is approx_plan_create on B (timed as\n"
+        "encode_b_seconds) then approx_plan_multiply with A (rest_seconds: sketching\n"
+        "A and the estimates), the work of one approx_sgemm call, compared with Y.\n"
         "Top-k mode: for each of M query vectors, the K database vectors (out of N)\n"
         "with the largest inner products: op(A) = queries (M x k), op(B) = the\n"
         "database transposed (the N x k database matrix with transb = SMM_TRANS).\n"
-        "exact_topk (exact_sgemm in blocks and an exact selection) gives the\n"
-        "reference; each (method, size, candidates) is one approx_topk call\n"
-        "(one-shot: sketching both sides, estimates, selection of the candidates\n"
-        "and their exact refinement).\n"
+        "exact_topk gives the reference; each (method, size, candidates) is\n"
+        "approx_plan_create on the database (encode_b_seconds) then approx_plan_topk\n"
+        "(rest_seconds: sketching the queries, estimates, selection of the\n"
+        "candidates and their exact refinement), the work of one approx_topk call.\n"
         "\n"
         "Timing: per group of configurations, --warmup untimed approximate runs,\n"
         "then rounds each of which times the exact call once and every\n"
@@ -58,6 +65,25 @@ static void print_help(FILE *f, const char *prog)
         "rounds (exact_topk costs seconds). Exact and approximate calls use the\n"
         "same thread count. A configuration whose call fails records its status\n"
         "and the sweep goes on.\n"
+        "\n"
+        "Spec and run\n"
+        "  --spec FILE.json  read the grid from a spec file (format below); flags\n"
+        "                    given too override its keys\n"
+        "  --dry-run         print the configurations (of the shard) one per line,\n"
+        "                    their number and the effective spec; run nothing\n"
+        "  --shard I/N       run shard I of N (0 <= I < N): the contiguous block of\n"
+        "                    configurations floor(I T / N) .. floor((I+1) T / N) - 1\n"
+        "                    of the T of the grid (blocks, not round-robin, keep a\n"
+        "                    context's data and timing groups together). Combine the\n"
+        "                    shard files with `%s merge`. On a cluster, one shard\n"
+        "                    per SLURM array task: --shard\n"
+        "                    $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT\n"
+        "  --out FILE.h5     results file (default %s); its directory is\n"
+        "                    created if needed. If it exists and holds the same spec,\n"
+        "                    the sweep resumes: configurations already in it (by\n"
+        "                    config_hash) are skipped and new rows appended. A file\n"
+        "                    of another spec is refused (exit status 2)\n"
+        "  --overwrite       replace an existing --out file instead of resuming\n"
         "\n"
         "Modes and methods\n"
         "  --mode MODE       dense | topk | both (default both: dense, then top-k)\n"
@@ -84,14 +110,14 @@ static void print_help(FILE *f, const char *prog)
         "                    the default top-k costs about as much as exact_topk)\n"
         "\n"
         "Data\n"
-        "  --dataset NAME    fashion-mnist | gaussian | lowrank | clustered\n"
-        "                    (default fashion-mnist, pixels in [0, 1], k = 784. Dense:\n"
-        "                    A = training images 0..m-1, B = the next n training\n"
-        "                    images, a Gram product of different images, highly\n"
-        "                    aligned. Top-k: queries = the first M test images\n"
-        "                    (t10k), database = the first N training images.\n"
-        "                    Synthetic data: m + n (M + N) generated vectors, split\n"
-        "                    the same way)\n"
+        "  --datasets LIST   (or --dataset) fashion-mnist, gaussian, lowrank,\n"
+        "                    clustered (default fashion-mnist, pixels in [0, 1],\n"
+        "                    k = 784. Dense: A = training images 0..m-1, B = the\n"
+        "                    next n training images, a Gram product of different\n"
+        "                    images, highly aligned. Top-k: queries = the first M\n"
+        "                    test images (t10k), database = the first N training\n"
+        "                    images. Synthetic data: m + n (M + N) generated vectors\n"
+        "                    from the configuration's seed, split the same way)\n"
         "  --k K             dimension, synthetic data only (default 784;\n"
         "                    Fashion-MNIST always has k = 784)\n"
         "  --data-dir DIR    Fashion-MNIST directory holding train-images-idx3-ubyte.gz\n"
@@ -107,50 +133,61 @@ static void print_help(FILE *f, const char *prog)
         "                    relative to unit-variance low-rank entries (default 0.1)\n"
         "\n"
         "Dense mode\n"
-        "  --m M             rows of A (default 4096)\n"
-        "  --n N             columns of B (default 4096)\n"
+        "  --shapes LIST     shapes MxN: A m x k times B k x n (default 4096x4096)\n"
+        "  --m M, --n N      set m (n) of every dense shape\n"
         "  --reps R          rounds per (method, size), >= 1 (default 5)\n"
         "\n"
         "Top-k mode\n"
-        "  --queries M       query vectors (default 10000; at most 10000 test images\n"
-        "                    for fashion-mnist)\n"
-        "  --database N      database vectors (default 60000; at most 60000 training\n"
-        "                    images for fashion-mnist)\n"
-        "  --topk K          entries kept per query, 1..N (default 10)\n"
-        "  --candidates LIST candidates per query that approx_topk refines exactly\n"
-        "                    (default 20,100,500); values below K or above N\n"
-        "                    are skipped; N itself makes the result exact\n"
+        "  --topk-shapes LIST  shapes QUERIESxDATABASE (default 10000x60000; at\n"
+        "                    most 10000 test and 60000 training images for\n"
+        "                    fashion-mnist)\n"
+        "  --queries M, --database N  set the queries (database size) of every\n"
+        "                    top-k shape\n"
+        "  --topk K          entries kept per query, 1..N (default 10); recall is\n"
+        "                    reported at K and at each of 1, 10, 100 up to K\n"
+        "  --candidates LIST candidates per query that approx_plan_topk refines\n"
+        "                    exactly (default 20,100,500); values below K or above\n"
+        "                    the largest N are dropped, values above a shape's N\n"
+        "                    skipped for that shape; N itself makes the result exact\n"
         "  --topk-reps R     rounds per method, >= 1 (default 3)\n"
         "\n"
         "Both modes\n"
         "  --warmup W        untimed approximate runs before each group's rounds,\n"
         "                    and untimed exact runs before the reference run, >= 0\n"
         "                    (default 1)\n"
-        "  --threads T       threads for every call, 1..%d (default: the library\n"
-        "                    default, i.e. SKETCHMM_NUM_THREADS or OpenMP's maximum)\n"
-        "  --seed S          seed of the methods and of the synthetic data (default\n"
-        "                    42; decimal or 0x-prefixed hex)\n"
-        "\n"
-        "Output\n"
-        "  --out FILE.h5     results file (default %s); its directory is\n"
-        "                    created if needed. An existing file is overwritten\n"
-        "                    (there is no resume).\n"
-        "                    Table /results gets one row per configuration, flushed\n"
-        "                    as soon as its group is measured, so an interrupted\n"
-        "                    sweep leaves every finished row. Fields: mode (dense,\n"
-        "                    topk), method, dataset, m, n, k, bits (sketch families,\n"
-        "                    else 0), sketch_dim (classical methods, else 0), topk,\n"
-        "                    candidates (0 in dense rows), seed, threads, isa,\n"
-        "                    status, exact_seconds, approx_seconds, speedup; dense:\n"
-        "                    nmse, rel_fro_error, max_abs_error; top-k: recall,\n"
-        "                    recall_index, max_value_error (fields a mode does not\n"
-        "                    measure are NaN); alignment. Root attributes describe\n"
-        "                    the run (library_version, git_commit, isa,\n"
-        "                    exact_kernel, hamming_kernel, threads, cpu_model,\n"
-        "                    online_cpus, load_average_at_start, environment\n"
-        "                    (SKETCHMM_* and OMP_* variables), dataset, data_params,\n"
-        "                    seed, created, modes, methods, the size lists, ...).\n"
+        "  --threads LIST    thread counts, each 0..%d; 0 (the default) is the\n"
+        "                    library default, i.e. SKETCHMM_NUM_THREADS or OpenMP's\n"
+        "                    maximum\n"
+        "  --seeds LIST      (or --seed) seeds of the methods and of the synthetic\n"
+        "                    data (default 42; decimal or 0x-prefixed hex)\n"
         "  -h, --help        this text\n"
+        "\n",
+        prog, prog, prog, SWEEP_DEFAULT_OUT, SKETCH_MAX_BITS, APPROX_MAX_SKETCH_DIM,
+        DATASET_FASHION_MNIST_ENV, DATASET_FASHION_MNIST_DEFAULT_DIR, SMM_MAX_THREADS);
+    sweep_spec_help(f);
+    fprintf(f,
+        "\n"
+        "Results: table /results gets one row per configuration, appended and\n"
+        "flushed as soon as its group is measured, so an interrupted (even killed)\n"
+        "sweep leaves every finished row; run the same command again to resume.\n"
+        "Fields: config_hash (XXH3-64 of the configuration's canonical string),\n"
+        "config_index, mode (dense, topk), method, dataset, m, n, k, bits (sketch\n"
+        "families, else 0), sketch_dim (classical methods, else 0),\n"
+        "bytes_per_vector, topk, candidates (0 in dense rows), seed, threads, isa,\n"
+        "status, exact_seconds, approx_seconds, encode_b_seconds, rest_seconds,\n"
+        "speedup; dense: nmse, rel_fro_error, max_abs_error; top-k: recall,\n"
+        "recall_index, max_value_error, recall_at_1, recall_at_10, recall_at_100\n"
+        "(fields a mode does not measure are NaN); alignment. Root attributes\n"
+        "describe the run: spec (canonical JSON), spec_hash, grid_size, shard,\n"
+        "library_version, git_commit, isa, exact_kernel, hamming_kernel, threads,\n"
+        "cpu_model, online_cpus, load_average_at_start, environment (SKETCHMM_*\n"
+        "and OMP_* variables), dataset, data_params, seed, start_time, end_time\n"
+        "(\"unfinished\" while running), modes, methods, size lists, command_line.\n"
+        "\n"
+        "Merge: `%s merge OUT.h5 IN.h5...` writes the rows of every IN file\n"
+        "(shards of one spec) into a new OUT, ordered by config_index; it refuses\n"
+        "files of different specs and configurations present twice (exit status\n"
+        "2), and an existing OUT unless --overwrite.\n"
         "\n"
         "Dense errors: nmse = mean((Y - Yhat)^2) / var(Y), rel_fro_error =\n"
         "||Y - Yhat||_F / ||Y||_F, max_abs_error = max |Y - Yhat|.\n"
@@ -158,20 +195,25 @@ static void print_help(FILE *f, const char *prog)
         "approximate one, recall = mean over i of |{j in P_i : <a_i, b_j> >=\n"
         "min over E_i of <a_i, b_j'>}| / K, dot products computed in double and\n"
         "compared rounded to float: a value-based recall@K that counts a column\n"
-        "tied with the exact K-th as a hit (Fashion-MNIST has ties);\n"
+        "tied with the exact K-th as a hit (Fashion-MNIST has ties); recall_at_t\n"
+        "the same for the first t entries of P_i and E_i;\n"
         "recall_index = mean |P_i and E_i in common| / K, by index only;\n"
         "max_value_error = max |returned value - <a_i, b_j>| over all returned\n"
-        "entries (approx_topk's values are exact, so this is float rounding).\n"
+        "entries (the values are exact, so this is float rounding).\n"
         "alignment = ||A B||_F / (||A||_F ||B||_F); speedup = exact_seconds /\n"
-        "approx_seconds.\n"
+        "approx_seconds; bytes_per_vector = ceil(bits / 64) * 8 + 4 (code and\n"
+        "norm) or 4 s.\n"
+        "Progress on stderr: configurations done / total, elapsed, ETA (redrawn in\n"
+        "place on a terminal). Test hook: SKETCHMM_SWEEP_TEST_STOP_AFTER=N makes\n"
+        "the driver kill itself (SIGKILL) after appending N rows.\n"
         "Timings need an otherwise idle machine: with fewer free cores than threads,\n"
         "OpenMP's spinning barriers can slow a product down many times\n"
         "(OMP_WAIT_POLICY=passive limits the damage; the file records OMP_* and\n"
         "the load average).\n"
         "Options may be written --name VALUE or --name=VALUE.\n"
-        "Exit status: 0 success, 1 a run or configuration failed, 2 bad command line.\n",
-        prog, SKETCH_MAX_BITS, APPROX_MAX_SKETCH_DIM, DATASET_FASHION_MNIST_ENV,
-        DATASET_FASHION_MNIST_DEFAULT_DIR, SMM_MAX_THREADS, SWEEP_DEFAULT_OUT);
+        "Exit status: 0 success, 1 a run or configuration failed, 2 bad command\n"
+        "line, bad spec, or a results file of another spec.\n",
+        prog);
 }
 
 /* Print "prog: <message>" and a hint on stderr; returns SWEEP_EXIT_USAGE. */
@@ -257,24 +299,103 @@ static int split_list(const char *text, int max_items, int (*item)(const char *,
 
 typedef struct {
     sweep_list *list;
-    int64_t hi;
+    int64_t lo, hi;
 } list_ctx;
 
 static int list_item(const char *text, void *ctx)
 {
     list_ctx *c = ctx;
     int64_t v;
-    if (!parse_i64(text, 1, c->hi, &v))
+    if (!parse_i64(text, c->lo, c->hi, &v))
         return 0;
     c->list->v[c->list->count++] = (int32_t)v;
     return 1;
 }
 
-static int parse_list(const char *text, int64_t hi, sweep_list *list)
+static int parse_list_from(const char *text, int64_t lo, int64_t hi, sweep_list *list)
 {
-    list_ctx c = { list, hi };
+    list_ctx c = { list, lo, hi };
     list->count = 0;
     return split_list(text, SWEEP_MAX_LIST, list_item, &c) > 0;
+}
+
+static int parse_list(const char *text, int64_t hi, sweep_list *list)
+{
+    return parse_list_from(text, 1, hi, list);
+}
+
+static int seed_item(const char *text, void *ctx)
+{
+    sweep_config *cfg = ctx;
+    return parse_u64(text, &cfg->seeds[cfg->nseeds++]);
+}
+
+static int parse_seeds(const char *text, sweep_config *cfg)
+{
+    cfg->nseeds = 0;
+    return split_list(text, SWEEP_MAX_LIST, seed_item, cfg) > 0;
+}
+
+static int dataset_item(const char *text, void *ctx)
+{
+    sweep_config *cfg = ctx;
+    for (int d = 0; d < SWEEP_NUM_DATA; d++) {
+        if (strcmp(text, sweep_data_names[d]) != 0)
+            continue;
+        for (int i = 0; i < cfg->ndatasets; i++)
+            if (cfg->datasets[i] == (sweep_data_kind)d)
+                return 0; /* listed twice */
+        cfg->datasets[cfg->ndatasets++] = (sweep_data_kind)d;
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_datasets(const char *text, sweep_config *cfg)
+{
+    cfg->ndatasets = 0;
+    return split_list(text, SWEEP_NUM_DATA, dataset_item, cfg) > 0;
+}
+
+typedef struct {
+    sweep_shape *shapes;
+    int *count;
+} shapes_ctx;
+
+/* "ROWSxCOLS", both 1..INT32_MAX. */
+static int shape_item(const char *text, void *ctx)
+{
+    shapes_ctx *c = ctx;
+    char rows[32];
+    const char *x = strchr(text, 'x');
+    if (x == NULL || (size_t)(x - text) >= sizeof rows)
+        return 0;
+    memcpy(rows, text, (size_t)(x - text));
+    rows[x - text] = '\0';
+    sweep_shape *sh = &c->shapes[(*c->count)++];
+    return parse_i64(rows, 1, INT32_MAX, &sh->rows) && parse_i64(x + 1, 1, INT32_MAX, &sh->cols);
+}
+
+static int parse_shapes(const char *text, sweep_shape *shapes, int *count)
+{
+    shapes_ctx c = { shapes, count };
+    *count = 0;
+    return split_list(text, SWEEP_MAX_SHAPES, shape_item, &c) > 0;
+}
+
+/* Set the rows (cols 0) or the columns (cols 1) of every shape. */
+static int set_shape_dim(const char *text, sweep_shape *shapes, int count, int cols)
+{
+    int64_t v;
+    if (!parse_i64(text, 1, INT32_MAX, &v))
+        return 0;
+    for (int i = 0; i < count; i++) {
+        if (cols)
+            shapes[i].cols = v;
+        else
+            shapes[i].rows = v;
+    }
+    return 1;
 }
 
 /* The method called name (approx_method_name), or 0. */
@@ -347,39 +468,46 @@ static void set_defaults(sweep_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->modes = SWEEP_MODE_DENSE | SWEEP_MODE_TOPK;
-    cfg->data = SWEEP_DATA_FASHION_MNIST;
+    cfg->datasets[0] = SWEEP_DATA_FASHION_MNIST;
+    cfg->ndatasets = 1;
     cfg->nmethods = SWEEP_NUM_METHODS;
     for (int i = 0; i < SWEEP_NUM_METHODS; i++)
         cfg->methods[i] = (approx_method)(APPROX_SIMHASH + i);
-    cfg->warmup = 1;
-    cfg->threads = 0;
-    cfg->seed = 42;
+    cfg->seeds[0] = 42;
+    cfg->nseeds = 1;
+    cfg->threads.v[0] = 0;
+    cfg->threads.count = 1;
+    cfg->shapes[0] = (sweep_shape){ 4096, 4096 };
+    cfg->nshapes = 1;
+    cfg->topk_shapes[0] = (sweep_shape){ SWEEP_FMNIST_TEST, SWEEP_FMNIST_TRAIN };
+    cfg->ntopk_shapes = 1;
+    cfg->topk = 10;
+    SET_DEFAULT_LIST(&cfg->candidates, default_candidates);
+    SET_DEFAULT_LIST(&cfg->bits, default_bits);
+    SET_DEFAULT_LIST(&cfg->sketch_dims, default_sketch_dims);
+    SET_DEFAULT_LIST(&cfg->topk_bits, default_topk_bits);
+    SET_DEFAULT_LIST(&cfg->topk_sketch_dims, default_topk_sketch_dims);
     cfg->k = DATASET_FASHION_MNIST_DIM;
     cfg->alignment = 0.9;
     cfg->clusters = 10;
     cfg->rank = 16;
     cfg->noise = 0.1;
-    cfg->out = SWEEP_DEFAULT_OUT;
-    cfg->data_dir = NULL;
-    cfg->m = 4096;
-    cfg->n = 4096;
-    SET_DEFAULT_LIST(&cfg->bits, default_bits);
-    SET_DEFAULT_LIST(&cfg->sketch_dims, default_sketch_dims);
+    cfg->warmup = 1;
     cfg->reps = 5;
-    cfg->queries = SWEEP_FMNIST_TEST;
-    cfg->database = SWEEP_FMNIST_TRAIN;
-    cfg->topk = 10;
-    SET_DEFAULT_LIST(&cfg->topk_bits, default_topk_bits);
-    SET_DEFAULT_LIST(&cfg->topk_sketch_dims, default_topk_sketch_dims);
-    SET_DEFAULT_LIST(&cfg->candidates, default_candidates);
     cfg->topk_reps = 3;
+    cfg->out = SWEEP_DEFAULT_OUT;
+    cfg->shard_index = 0;
+    cfg->shard_count = 1;
 }
 
-/* Flags seen on the command line, for the checks that need them. */
+/* Flags seen (on the command line or as spec keys), for the checks that need them. */
 typedef struct {
     unsigned seen;           /* SEEN_* */
+    unsigned cli_seen;       /* SEEN_DENSE_ONLY / SEEN_TOPK_ONLY given on the command line */
+    int from_spec;           /* the option being parsed comes from the spec file */
     unsigned dense_override; /* bit i: --sizes gave method APPROX_SIMHASH + i its sizes */
     unsigned topk_override;  /* bit i: --topk-sizes did */
+    sweep_config *cfg;
 } parse_state;
 
 enum {
@@ -390,10 +518,31 @@ enum {
     SEEN_DENSE_ONLY = 1 << 10, SEEN_TOPK_ONLY = 1 << 11
 };
 
-/* Returns 1 and sets *seen for a known option, 0 for an unknown one; *ok says whether the value parsed. */
-static int parse_option(const char *name, const char *value, sweep_config *cfg, parse_state *st, int *ok)
+/* "I/N" with 0 <= I < N. */
+static int parse_shard(const char *text, sweep_config *cfg)
 {
-    unsigned *seen = &st->seen;
+    char buf[64];
+    const char *slash = strchr(text, '/');
+    if (slash == NULL || (size_t)(slash - text) >= sizeof buf)
+        return 0;
+    memcpy(buf, text, (size_t)(slash - text));
+    buf[slash - text] = '\0';
+    int64_t i, n;
+    if (!parse_i64(buf, 0, INT32_MAX, &i) || !parse_i64(slash + 1, 1, INT32_MAX, &n) || i >= n)
+        return 0;
+    cfg->shard_index = (int)i;
+    cfg->shard_count = (int)n;
+    return 1;
+}
+
+/*
+ * The options that take a value. Returns 1 and sets *seen for a known
+ * option, 0 for an unknown one; *ok says whether the value parsed.
+ */
+static int parse_option(const char *name, const char *value, parse_state *st, int *ok)
+{
+    sweep_config *cfg = st->cfg;
+    unsigned seen = 0;
     *ok = 1;
     if (strcmp(name, "mode") == 0) {
         if (strcmp(value, "dense") == 0)
@@ -408,98 +557,120 @@ static int parse_option(const char *name, const char *value, sweep_config *cfg, 
         *ok = parse_methods(value, cfg);
     } else if (strcmp(name, "bits") == 0) {
         *ok = parse_list(value, SKETCH_MAX_BITS, &cfg->bits);
-        *seen |= SEEN_BITS;
+        seen = SEEN_BITS;
     } else if (strcmp(name, "sketch-dims") == 0) {
         *ok = parse_list(value, APPROX_MAX_SKETCH_DIM, &cfg->sketch_dims);
-        *seen |= SEEN_SKETCH_DIMS;
+        seen = SEEN_SKETCH_DIMS;
     } else if (strcmp(name, "topk-bits") == 0) {
         *ok = parse_list(value, SKETCH_MAX_BITS, &cfg->topk_bits);
-        *seen |= SEEN_TOPK_BITS | SEEN_TOPK_ONLY;
+        seen = SEEN_TOPK_BITS | SEEN_TOPK_ONLY;
     } else if (strcmp(name, "topk-sketch-dims") == 0) {
         *ok = parse_list(value, APPROX_MAX_SKETCH_DIM, &cfg->topk_sketch_dims);
-        *seen |= SEEN_TOPK_SKETCH_DIMS | SEEN_TOPK_ONLY;
+        seen = SEEN_TOPK_SKETCH_DIMS | SEEN_TOPK_ONLY;
     } else if (strcmp(name, "sizes") == 0) {
         *ok = parse_method_sizes(value, cfg->dense_sizes, &st->dense_override);
-        *seen |= SEEN_SIZES;
+        seen = SEEN_SIZES;
     } else if (strcmp(name, "topk-sizes") == 0) {
         *ok = parse_method_sizes(value, cfg->topk_sizes, &st->topk_override);
-        *seen |= SEEN_TOPK_ONLY;
-    } else if (strcmp(name, "dataset") == 0) {
-        *ok = 0;
-        for (int d = 0; d < SWEEP_NUM_DATA; d++)
-            if (strcmp(value, sweep_data_names[d]) == 0) {
-                cfg->data = (sweep_data_kind)d;
-                *ok = 1;
-            }
+        seen = SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "datasets") == 0 || strcmp(name, "dataset") == 0) {
+        *ok = parse_datasets(value, cfg);
     } else if (strcmp(name, "k") == 0) {
         *ok = parse_i64(value, 1, INT32_MAX, &cfg->k);
-        *seen |= SEEN_K;
-    } else if (strcmp(name, "data-dir") == 0) {
-        *ok = value[0] != '\0';
-        cfg->data_dir = value;
-        *seen |= SEEN_DATA_DIR;
+        seen = SEEN_K;
     } else if (strcmp(name, "alignment") == 0) {
         *ok = parse_f64(value, 0.0, 1.0, &cfg->alignment);
-        *seen |= SEEN_ALIGNMENT;
+        seen = SEEN_ALIGNMENT;
     } else if (strcmp(name, "clusters") == 0) {
         *ok = parse_i64(value, 1, INT32_MAX, &cfg->clusters);
-        *seen |= SEEN_CLUSTERS;
+        seen = SEEN_CLUSTERS;
     } else if (strcmp(name, "rank") == 0) {
         *ok = parse_i64(value, 1, INT32_MAX, &cfg->rank);
-        *seen |= SEEN_RANK;
+        seen = SEEN_RANK;
     } else if (strcmp(name, "noise") == 0) {
         *ok = parse_f64(value, 0.0, 1e30, &cfg->noise);
-        *seen |= SEEN_NOISE;
-    } else if (strcmp(name, "m") == 0) {
-        *ok = parse_i64(value, 1, INT32_MAX, &cfg->m);
-        *seen |= SEEN_DENSE_ONLY;
-    } else if (strcmp(name, "n") == 0) {
-        *ok = parse_i64(value, 1, INT32_MAX, &cfg->n);
-        *seen |= SEEN_DENSE_ONLY;
+        seen = SEEN_NOISE;
+    } else if (strcmp(name, "shapes") == 0) {
+        *ok = parse_shapes(value, cfg->shapes, &cfg->nshapes);
+        seen = SEEN_DENSE_ONLY;
+    } else if (strcmp(name, "m") == 0 || strcmp(name, "n") == 0) {
+        *ok = set_shape_dim(value, cfg->shapes, cfg->nshapes, name[0] == 'n');
+        seen = SEEN_DENSE_ONLY;
     } else if (strcmp(name, "reps") == 0) {
         *ok = parse_int(value, 1, 100000, &cfg->reps);
-        *seen |= SEEN_DENSE_ONLY;
-    } else if (strcmp(name, "queries") == 0) {
-        *ok = parse_i64(value, 1, INT32_MAX, &cfg->queries);
-        *seen |= SEEN_TOPK_ONLY;
-    } else if (strcmp(name, "database") == 0) {
-        *ok = parse_i64(value, 1, INT32_MAX, &cfg->database);
-        *seen |= SEEN_TOPK_ONLY;
+        seen = SEEN_DENSE_ONLY;
+    } else if (strcmp(name, "topk-shapes") == 0) {
+        *ok = parse_shapes(value, cfg->topk_shapes, &cfg->ntopk_shapes);
+        seen = SEEN_TOPK_ONLY;
+    } else if (strcmp(name, "queries") == 0 || strcmp(name, "database") == 0) {
+        *ok = set_shape_dim(value, cfg->topk_shapes, cfg->ntopk_shapes, name[0] == 'd');
+        seen = SEEN_TOPK_ONLY;
     } else if (strcmp(name, "topk") == 0) {
         *ok = parse_i64(value, 1, INT32_MAX, &cfg->topk);
-        *seen |= SEEN_TOPK_ONLY;
+        seen = SEEN_TOPK_ONLY;
     } else if (strcmp(name, "candidates") == 0) {
         *ok = parse_list(value, INT32_MAX, &cfg->candidates);
-        *seen |= SEEN_TOPK_ONLY;
+        seen = SEEN_TOPK_ONLY;
     } else if (strcmp(name, "topk-reps") == 0) {
         *ok = parse_int(value, 1, 100000, &cfg->topk_reps);
-        *seen |= SEEN_TOPK_ONLY;
+        seen = SEEN_TOPK_ONLY;
     } else if (strcmp(name, "warmup") == 0) {
         *ok = parse_int(value, 0, 100000, &cfg->warmup);
     } else if (strcmp(name, "threads") == 0) {
-        *ok = parse_int(value, 1, SMM_MAX_THREADS, &cfg->threads);
-    } else if (strcmp(name, "seed") == 0) {
-        *ok = parse_u64(value, &cfg->seed);
+        *ok = parse_list_from(value, 0, SMM_MAX_THREADS, &cfg->threads);
+    } else if (strcmp(name, "seeds") == 0 || strcmp(name, "seed") == 0) {
+        *ok = parse_seeds(value, cfg);
+    } else if (st->from_spec) {
+        return 0; /* the run options below are flags only */
+    } else if (strcmp(name, "data-dir") == 0) {
+        *ok = value[0] != '\0';
+        cfg->data_dir = value;
+        seen = SEEN_DATA_DIR;
     } else if (strcmp(name, "out") == 0) {
         *ok = value[0] != '\0';
         cfg->out = value;
+    } else if (strcmp(name, "spec") == 0) {
+        *ok = value[0] != '\0'; /* read before the other flags */
+    } else if (strcmp(name, "shard") == 0) {
+        *ok = parse_shard(value, cfg);
     } else {
         return 0;
     }
+    st->seen |= seen;
+    if (!st->from_spec)
+        st->cli_seen |= seen & (SEEN_DENSE_ONLY | SEEN_TOPK_ONLY);
     return 1;
 }
 
-/* Keep the candidate counts in topk..database; note the others on stderr. */
+/* sweep_spec_load's callback: one spec key as its flag. */
+static int apply_spec_option(const char *flag, const char *value, void *ctx)
+{
+    int ok;
+    return parse_option(flag, value, ctx, &ok) && ok;
+}
+
+/* The largest database of the top-k shapes. */
+static int64_t max_database(const sweep_config *cfg)
+{
+    int64_t n = 0;
+    for (int i = 0; i < cfg->ntopk_shapes; i++)
+        if (cfg->topk_shapes[i].cols > n)
+            n = cfg->topk_shapes[i].cols;
+    return n;
+}
+
+/* Keep the candidate counts in topk..(largest database); note the others on stderr. */
 static void filter_candidates(const char *prog, sweep_config *cfg)
 {
     sweep_list kept = { { 0 }, 0 };
+    int64_t database = max_database(cfg);
     for (int i = 0; i < cfg->candidates.count; i++) {
         int32_t c = cfg->candidates.v[i];
-        if (c >= cfg->topk && c <= cfg->database)
+        if (c >= cfg->topk && c <= database)
             kept.v[kept.count++] = c;
         else
             fprintf(stderr, "%s: note: skipping --candidates %d (outside topk..database = %lld..%lld)\n",
-                    prog, (int)c, (long long)cfg->topk, (long long)cfg->database);
+                    prog, (int)c, (long long)cfg->topk, (long long)database);
     }
     cfg->candidates = kept;
 }
@@ -547,16 +718,25 @@ void sweep_sizes_format(const sweep_config *cfg, unsigned mode, char *buf, size_
     }
 }
 
+static int has_dataset(const sweep_config *cfg, sweep_data_kind d)
+{
+    for (int i = 0; i < cfg->ndatasets; i++)
+        if (cfg->datasets[i] == d)
+            return 1;
+    return 0;
+}
+
 /* The checks that involve several flags. Returns -1 or SWEEP_EXIT_USAGE. */
 static int check_config(const char *prog, sweep_config *cfg, const parse_state *st)
 {
     const unsigned seen = st->seen;
-    const char *dname = sweep_data_names[cfg->data];
-    if (!(cfg->modes & SWEEP_MODE_TOPK) && (seen & SEEN_TOPK_ONLY))
-        return usage_error(prog, "--queries, --database, --topk, --candidates, --topk-reps, --topk-bits "
-                                 "and --topk-sketch-dims apply to top-k mode only (--mode topk or both)");
-    if (!(cfg->modes & SWEEP_MODE_DENSE) && (seen & SEEN_DENSE_ONLY))
-        return usage_error(prog, "--m, --n and --reps apply to dense mode only (--mode dense or both)");
+    const char *fm = sweep_data_names[SWEEP_DATA_FASHION_MNIST];
+    if (!(cfg->modes & SWEEP_MODE_TOPK) && (st->cli_seen & SEEN_TOPK_ONLY))
+        return usage_error(prog, "--topk-shapes, --queries, --database, --topk, --candidates, --topk-reps, "
+                                 "--topk-bits, --topk-sketch-dims and --topk-sizes apply to top-k mode only "
+                                 "(--mode topk or both)");
+    if (!(cfg->modes & SWEEP_MODE_DENSE) && (st->cli_seen & SEEN_DENSE_ONLY))
+        return usage_error(prog, "--shapes, --m, --n and --reps apply to dense mode only (--mode dense or both)");
     /* --bits and --sketch-dims set both modes' lists unless a --topk-* flag says otherwise. */
     if ((seen & SEEN_BITS) && !(seen & SEEN_TOPK_BITS))
         cfg->topk_bits = cfg->bits;
@@ -564,68 +744,116 @@ static int check_config(const char *prog, sweep_config *cfg, const parse_state *
         cfg->topk_sketch_dims = cfg->sketch_dims;
     resolve_sizes(cfg, st);
 
-    if (cfg->data == SWEEP_DATA_FASHION_MNIST) {
-        if ((seen & SEEN_K) && cfg->k != DATASET_FASHION_MNIST_DIM)
-            return usage_error(prog, "--k applies to synthetic data only (%s has k = 784)", dname);
-        cfg->k = DATASET_FASHION_MNIST_DIM;
-        if ((cfg->modes & SWEEP_MODE_DENSE) && cfg->m + cfg->n > SWEEP_FMNIST_TRAIN)
-            return usage_error(prog, "%s has 60000 training images: m + n must not exceed that", dname);
-        if ((cfg->modes & SWEEP_MODE_TOPK) && cfg->queries > SWEEP_FMNIST_TEST)
-            return usage_error(prog, "%s has 10000 test images: --queries must not exceed that", dname);
-        if ((cfg->modes & SWEEP_MODE_TOPK) && cfg->database > SWEEP_FMNIST_TRAIN)
-            return usage_error(prog, "%s has 60000 training images: --database must not exceed that", dname);
+    int synthetic = cfg->ndatasets > 1 || cfg->datasets[0] != SWEEP_DATA_FASHION_MNIST;
+    if (!synthetic && (seen & SEEN_K) && cfg->k != DATASET_FASHION_MNIST_DIM)
+        return usage_error(prog, "--k applies to synthetic data only (%s has k = 784)", fm);
+    if (has_dataset(cfg, SWEEP_DATA_FASHION_MNIST)) {
+        for (int i = 0; (cfg->modes & SWEEP_MODE_DENSE) && i < cfg->nshapes; i++)
+            if (cfg->shapes[i].rows + cfg->shapes[i].cols > SWEEP_FMNIST_TRAIN)
+                return usage_error(prog, "%s has 60000 training images: m + n must not exceed that", fm);
+        for (int i = 0; (cfg->modes & SWEEP_MODE_TOPK) && i < cfg->ntopk_shapes; i++) {
+            if (cfg->topk_shapes[i].rows > SWEEP_FMNIST_TEST)
+                return usage_error(prog, "%s has 10000 test images: --queries must not exceed that", fm);
+            if (cfg->topk_shapes[i].cols > SWEEP_FMNIST_TRAIN)
+                return usage_error(prog, "%s has 60000 training images: --database must not exceed that", fm);
+        }
     } else if (seen & SEEN_DATA_DIR) {
-        return usage_error(prog, "--data-dir applies to --dataset fashion-mnist only, not %s", dname);
+        return usage_error(prog, "--data-dir applies to --datasets fashion-mnist only");
     }
-    if (cfg->data != SWEEP_DATA_CLUSTERED && (seen & (SEEN_ALIGNMENT | SEEN_CLUSTERS)))
-        return usage_error(prog, "--alignment and --clusters apply to --dataset clustered only, not %s", dname);
-    if (cfg->data != SWEEP_DATA_LOWRANK && (seen & (SEEN_RANK | SEEN_NOISE)))
-        return usage_error(prog, "--rank and --noise apply to --dataset lowrank only, not %s", dname);
+    if (!has_dataset(cfg, SWEEP_DATA_CLUSTERED) && (seen & (SEEN_ALIGNMENT | SEEN_CLUSTERS)))
+        return usage_error(prog, "--alignment and --clusters apply to --datasets clustered only");
+    if (!has_dataset(cfg, SWEEP_DATA_LOWRANK) && (seen & (SEEN_RANK | SEEN_NOISE)))
+        return usage_error(prog, "--rank and --noise apply to --datasets lowrank only");
 
     if (cfg->modes & SWEEP_MODE_TOPK) {
-        if (cfg->topk > cfg->database)
-            return usage_error(prog, "--topk %lld exceeds --database %lld", (long long)cfg->topk,
-                               (long long)cfg->database);
+        for (int i = 0; i < cfg->ntopk_shapes; i++)
+            if (cfg->topk > cfg->topk_shapes[i].cols)
+                return usage_error(prog, "--topk %lld exceeds the database size %lld", (long long)cfg->topk,
+                                   (long long)cfg->topk_shapes[i].cols);
         filter_candidates(prog, cfg);
         if (cfg->candidates.count == 0)
             return usage_error(prog, "no --candidates value lies in topk..database = %lld..%lld",
-                               (long long)cfg->topk, (long long)cfg->database);
+                               (long long)cfg->topk, (long long)max_database(cfg));
     }
     return -1;
+}
+
+/* Split "--name=value" / "--name value" at argv[*i]; returns 0 (with *rc set) on error. */
+static int split_option(int argc, char **argv, int *i, char *name_buf, size_t name_size, const char **name,
+                        const char **value, int *rc)
+{
+    const char *prog = argv[0], *arg = argv[*i];
+    *name = arg + 2;
+    const char *eq = strchr(*name, '=');
+    if (eq != NULL) {
+        size_t len = (size_t)(eq - *name);
+        if (len >= name_size) {
+            *rc = usage_error(prog, "unknown option '%s'", arg);
+            return 0;
+        }
+        memcpy(name_buf, *name, len);
+        name_buf[len] = '\0';
+        *name = name_buf;
+        *value = eq + 1;
+    } else {
+        if (*i + 1 >= argc) {
+            *rc = usage_error(prog, "option '%s' needs a value", arg);
+            return 0;
+        }
+        *value = argv[++*i];
+    }
+    return 1;
 }
 
 int sweep_parse_args(int argc, char **argv, sweep_config *cfg)
 {
     const char *prog = argv[0];
     set_defaults(cfg);
-
-    parse_state st = { 0, 0, 0 };
+    parse_state st = { 0, 0, 0, 0, 0, cfg };
     char name_buf[64];
+    const char *name, *value;
+    int rc;
+
+    /* First pass: --help, --spec. */
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             print_help(stdout, prog);
             return EXIT_SUCCESS;
         }
+        if (strncmp(argv[i], "--spec", 6) == 0 && (argv[i][6] == '\0' || argv[i][6] == '=')) {
+            if (!split_option(argc, argv, &i, name_buf, sizeof name_buf, &name, &value, &rc))
+                return rc;
+            if (value[0] == '\0')
+                return usage_error(prog, "invalid value '' for --spec");
+            cfg->spec_path = value;
+        }
+    }
+    if (cfg->spec_path != NULL) {
+        char msg[1024];
+        st.from_spec = 1;
+        if (!sweep_spec_load(cfg->spec_path, apply_spec_option, &st, msg, sizeof msg)) {
+            fprintf(stderr, "%s: %s\n", prog, msg);
+            return SWEEP_EXIT_USAGE;
+        }
+        st.from_spec = 0;
+    }
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
         if (strncmp(arg, "--", 2) != 0)
             return usage_error(prog, "unexpected argument '%s'", arg);
-        const char *name = arg + 2, *value;
-        const char *eq = strchr(name, '=');
-        if (eq != NULL) {
-            size_t len = (size_t)(eq - name);
-            if (len >= sizeof name_buf)
-                return usage_error(prog, "unknown option '%s'", arg);
-            memcpy(name_buf, name, len);
-            name_buf[len] = '\0';
-            name = name_buf;
-            value = eq + 1;
-        } else {
-            if (i + 1 >= argc)
-                return usage_error(prog, "option '%s' needs a value", arg);
-            value = argv[++i];
+        if (strcmp(arg, "--dry-run") == 0) {
+            cfg->dry_run = 1;
+            continue;
         }
+        if (strcmp(arg, "--overwrite") == 0) {
+            cfg->overwrite = 1;
+            continue;
+        }
+        if (!split_option(argc, argv, &i, name_buf, sizeof name_buf, &name, &value, &rc))
+            return rc;
         int ok;
-        if (!parse_option(name, value, cfg, &st, &ok))
+        if (!parse_option(name, value, &st, &ok))
             return usage_error(prog, "unknown option '--%s'", name);
         if (!ok)
             return usage_error(prog, "invalid value '%s' for --%s", value, name);

@@ -3,21 +3,23 @@
  * every row has. See sweep.h.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "metrics.h"
 #include "sweep.h"
 
 smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn exact,
                              sweep_approx_fn approx, void *ctx, double *exact_times,
-                             double *approx_times, smm_status *status)
+                             double *phase_times, smm_status *status)
 {
-    double unused;
+    double unused[2];
     for (int v = 0; v < nvariants; v++)
         status[v] = SMM_OK;
     for (int r = 0; r < warmup && status[0] == SMM_OK; r++)
-        status[0] = approx(ctx, 0, &unused);
+        status[0] = approx(ctx, 0, unused);
     for (int r = 0; r < reps; r++) {
         smm_status s = exact(ctx, &exact_times[r]);
         if (s != SMM_OK) {
@@ -27,7 +29,7 @@ smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn
         }
         for (int v = 0; v < nvariants; v++)
             if (status[v] == SMM_OK)
-                status[v] = approx(ctx, v, &approx_times[v * reps + r]);
+                status[v] = approx(ctx, v, &phase_times[((size_t)v * (size_t)reps + (size_t)r) * 2]);
     }
     return SMM_OK;
 }
@@ -60,62 +62,112 @@ int32_t sweep_row_size(const results_row *row)
     return row->bits != 0 ? row->bits : row->sketch_dim;
 }
 
-void sweep_row_init(results_row *row, const sweep_run *run, const char *mode, approx_method method,
-                    int32_t size, int64_t m, int64_t n, int64_t k, double alignment)
+void sweep_row_init(results_row *row, const sweep_run *run, const sweep_context *ctx,
+                    const sweep_point *p, double alignment)
 {
-    const sweep_config *cfg = run->cfg;
     results_row r = { 0 };
-    results_set_string(r.mode, sizeof r.mode, mode);
-    results_set_string(r.method, sizeof r.method, approx_method_name(method));
-    results_set_string(r.dataset, sizeof r.dataset, sweep_data_names[cfg->data]);
+    r.config_hash = p->hash;
+    r.config_index = p->index;
+    results_set_string(r.mode, sizeof r.mode, p->mode == SWEEP_MODE_DENSE ? "dense" : "topk");
+    results_set_string(r.method, sizeof r.method, approx_method_name(p->method));
+    results_set_string(r.dataset, sizeof r.dataset, sweep_data_names[p->data]);
     results_set_string(r.isa, sizeof r.isa, run->isa);
-    r.m = m;
-    r.n = n;
-    r.k = k;
-    if (approx_method_uses_bits(method))
-        r.bits = size;
+    r.m = p->m;
+    r.n = p->n;
+    r.k = p->k;
+    if (approx_method_uses_bits(p->method))
+        r.bits = p->size;
     else
-        r.sketch_dim = size;
-    r.seed = cfg->seed;
-    r.threads = run->threads;
+        r.sketch_dim = p->size;
+    r.bytes_per_vector = sweep_bytes_per_vector(p->method, p->size);
+    r.topk = p->topk;
+    r.candidates = p->candidates;
+    r.seed = p->seed;
+    r.threads = ctx->threads;
     r.status = SMM_OK;
-    r.exact_seconds = r.approx_seconds = r.speedup = NAN;
+    r.exact_seconds = r.approx_seconds = r.encode_b_seconds = r.rest_seconds = r.speedup = NAN;
     r.nmse = r.rel_fro_error = r.max_abs_error = NAN;
     r.recall = r.recall_index = r.max_value_error = NAN;
+    r.recall_at_1 = r.recall_at_10 = r.recall_at_100 = NAN;
     r.alignment = alignment;
     *row = r;
 }
 
-void sweep_row_times(results_row *row, smm_status status, const double *exact_times,
-                     const double *approx_times, int reps)
+/* Medians of a variant's phases over reps rounds: encode, rest, and their per-round total. */
+static void phase_medians(const double *phase_times, int reps, double *encode, double *rest, double *total)
 {
-    row->status = (int32_t)status;
-    if (status != SMM_OK)
+    double *t = malloc((size_t)reps * 3 * sizeof *t);
+    if (t == NULL) {
+        *encode = *rest = *total = NAN;
         return;
-    row->exact_seconds = metrics_median(exact_times, reps);
-    row->approx_seconds = metrics_median(approx_times, reps);
-    row->speedup = row->exact_seconds / row->approx_seconds;
+    }
+    for (int r = 0; r < reps; r++) {
+        t[r] = phase_times[2 * r];
+        t[reps + r] = phase_times[2 * r + 1];
+        t[2 * reps + r] = phase_times[2 * r] + phase_times[2 * r + 1];
+    }
+    *encode = metrics_median(t, reps);
+    *rest = metrics_median(t + reps, reps);
+    *total = metrics_median(t + 2 * reps, reps);
+    free(t);
 }
 
-smm_status sweep_append(const sweep_run *run, const results_row *row)
+int sweep_row_finish(sweep_run *run, results_row *row, smm_status status, const char *failed_call,
+                     const double *exact_times, const double *phase_times, int reps)
 {
+    char what[512];
+    int len = snprintf(what, sizeof what, "%s %s %s %s=%d", row->mode, row->dataset, row->method,
+                       row->bits != 0 ? "bits" : "sketch_dim", (int)sweep_row_size(row));
+    if (row->candidates != 0 && len > 0 && (size_t)len < sizeof what)
+        len += snprintf(what + len, sizeof what - (size_t)len, " candidates=%d", (int)row->candidates);
+    size_t used = len > 0 && (size_t)len < sizeof what ? (size_t)len : sizeof what - 1;
+
+    row->status = (int32_t)status;
+    int rc = 0;
+    if (status == SMM_OK) {
+        row->exact_seconds = metrics_median(exact_times, reps);
+        phase_medians(phase_times, reps, &row->encode_b_seconds, &row->rest_seconds, &row->approx_seconds);
+        row->speedup = row->exact_seconds / row->approx_seconds;
+        if (row->mode[0] == 'd')
+            snprintf(what + used, sizeof what - used, ": exact %.4g s, approx %.4g s, speedup %.3g, nmse %.4e",
+                     row->exact_seconds, row->approx_seconds, row->speedup, row->nmse);
+        else
+            snprintf(what + used, sizeof what - used, ": exact %.4g s, approx %.4g s, speedup %.3g, recall %.4f",
+                     row->exact_seconds, row->approx_seconds, row->speedup, row->recall);
+    } else {
+        snprintf(what + used, sizeof what - used, ": %s failed: %s", failed_call, smm_status_str(status));
+        rc = SWEEP_EXIT_RUN_FAILED;
+    }
+    sweep_progress_step(run->progress, what);
+
     smm_status s = results_append(run->rf, row);
-    if (s != SMM_OK)
-        fprintf(stderr, "%s: cannot append to %s: %s\n", run->prog, run->cfg->out, smm_status_str(s));
-    return s;
+    if (s != SMM_OK) {
+        sweep_progress_note(run->progress, "%s: cannot append to %s: %s", run->prog, run->cfg->out,
+                            smm_status_str(s));
+        return -1;
+    }
+    run->appended++;
+    if (run->stop_after > 0 && run->appended >= run->stop_after) {
+        /* Test hook: die like a killed job, the row just flushed being the last. */
+        fflush(NULL);
+        raise(SIGKILL);
+    }
+    return rc;
 }
 
-approx_options sweep_options(const sweep_run *run, approx_method method, int32_t size)
+approx_options sweep_options(const sweep_context *ctx, const sweep_point *p)
 {
     approx_options opts;
     approx_options_init(&opts);
-    opts.method = method;
-    if (approx_method_uses_bits(method))
-        opts.bits = size;
+    opts.method = p->method;
+    if (approx_method_uses_bits(p->method))
+        opts.bits = p->size;
     else
-        opts.sketch_dim = size;
-    opts.seed = run->cfg->seed;
-    opts.num_threads = run->threads;
+        opts.sketch_dim = p->size;
+    opts.seed = p->seed;
+    opts.num_threads = ctx->threads;
+    if (p->mode == SWEEP_MODE_TOPK)
+        opts.candidates = p->candidates;
     return opts;
 }
 

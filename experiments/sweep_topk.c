@@ -1,6 +1,8 @@
 /*
- * sweep_topk.c - top-k mode of sketchmm_sweep: approx_topk against
- * exact_topk, one row per (method, size, candidates). See sweep.h.
+ * sweep_topk.c - top-k mode of sketchmm_sweep: approximate top-k
+ * (approx_plan_create on the database, then approx_plan_topk: the work of
+ * one approx_topk call, its two phases timed apart) against exact_topk, one
+ * row per (method, size, candidates) of a context. See sweep.h.
  *
  * Queries (m x k) and database (n x k) are both stored one vector per row,
  * row-major; the product is queries * database^T, so every call passes the
@@ -14,7 +16,10 @@
  *                   ties with the exact k-th value count as hits, so the
  *                   figure does not depend on how ties were broken;
  *   recall_index    mean over i of |returned indices in E_i| / topk;
- *   max_value_error max |val - <a_i, b_j>| over every returned entry.
+ *   max_value_error max |val - <a_i, b_j>| over every returned entry;
+ *   recall_at_t     for t in 1, 10, 100 up to topk: recall of the first t
+ *                   returned entries against the exact top-t (threshold the
+ *                   smallest of the first t exact values), from the same call.
  * The recomputation costs 2 m topk k flops per result, nothing next to the
  * products; it runs outside the timed calls.
  */
@@ -26,16 +31,21 @@
 #include "metrics.h"
 #include "sweep.h"
 
+/* The cuts t of recall_at_t; a cut above topk is not measured (NaN). */
+#define TOPK_NUM_CUTS 3
+static const int64_t topk_cuts[TOPK_NUM_CUTS] = { 1, 10, 100 };
+
 typedef struct {
     double recall, recall_index, max_value_error;
+    double recall_at[TOPK_NUM_CUTS];
 } topk_quality;
 
 typedef struct {
-    const sweep_config *cfg;
     const float *Q, *D;        /* queries m x k, database n x k, row-major */
     int64_t m, n, k, K;
     int64_t *ref_idx;          /* exact top-K of the reference run, m x K */
-    float *ref_thr;            /* per query: float(min over ref_idx of <a_i, b_j>) */
+    float *ref_thr;            /* per query, per cut (TOPK_NUM_CUTS, then K): float(min over the
+                                  first t of ref_idx of <a_i, b_j>) */
     int64_t *idx;              /* output of the run being timed, m x K */
     float *val;
     const approx_options *opts; /* per variant */
@@ -62,10 +72,16 @@ static smm_status run_exact(void *ctx, double *seconds)
     return s;
 }
 
+/* The threshold of cut number u (TOPK_NUM_CUTS: K itself) of query i. */
+static float threshold(const topk_ctx *c, int64_t i, int u)
+{
+    return c->ref_thr[i * (TOPK_NUM_CUTS + 1) + u];
+}
+
 /* The quality of (c->idx, c->val) against the reference. */
 static topk_quality evaluate(const topk_ctx *c)
 {
-    int64_t hits = 0, index_hits = 0;
+    int64_t hits = 0, index_hits = 0, cut_hits[TOPK_NUM_CUTS] = { 0 };
     double max_err = 0.0;
     for (int64_t i = 0; i < c->m; i++) {
         const float *q = c->Q + i * c->k;
@@ -77,7 +93,10 @@ static topk_quality evaluate(const topk_ctx *c)
                 continue;
             }
             double d = dot_double(q, c->D + j * c->k, c->k);
-            hits += (float)d >= c->ref_thr[i];
+            hits += (float)d >= threshold(c, i, TOPK_NUM_CUTS);
+            for (int u = 0; u < TOPK_NUM_CUTS; u++)
+                if (t < topk_cuts[u] && topk_cuts[u] <= c->K)
+                    cut_hits[u] += (float)d >= threshold(c, i, u);
             for (int64_t u = 0; u < c->K; u++)
                 if (ref[u] == j) {
                     index_hits++;
@@ -89,17 +108,28 @@ static topk_quality evaluate(const topk_ctx *c)
         }
     }
     double total = (double)c->m * (double)c->K;
-    topk_quality qual = { (double)hits / total, (double)index_hits / total, max_err };
+    topk_quality qual = { (double)hits / total, (double)index_hits / total, max_err, { 0 } };
+    for (int u = 0; u < TOPK_NUM_CUTS; u++)
+        qual.recall_at[u] = topk_cuts[u] <= c->K ? (double)cut_hits[u] / ((double)c->m * (double)topk_cuts[u])
+                                                 : NAN;
     return qual;
 }
 
-static smm_status run_approx(void *ctx, int variant, double *seconds)
+/* approx_topk's work as its two phases: sketch the database (plan), then the queries, estimates, refinement. */
+static smm_status run_approx(void *ctx, int variant, double phases[2])
 {
     topk_ctx *c = ctx;
+    approx_plan *plan = NULL;
     double t0 = metrics_now();
-    smm_status s = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, c->m, c->n, c->k, c->Q, c->k,
-                               c->D, c->k, c->K, c->idx, c->val, c->K, &c->opts[variant]);
-    *seconds = metrics_now() - t0;
+    smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, c->k, c->n, c->D, c->k, &c->opts[variant],
+                                      &plan);
+    double t1 = metrics_now();
+    if (s == SMM_OK)
+        s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, c->m, c->Q, c->k, c->K, c->idx, c->val, c->K);
+    double t2 = metrics_now();
+    approx_plan_free(plan);
+    phases[0] = t1 - t0;
+    phases[1] = t2 - t1;
     if (s == SMM_OK && !c->evaluated[variant]) {
         c->quality[variant] = evaluate(c);
         c->evaluated[variant] = 1;
@@ -107,17 +137,26 @@ static smm_status run_approx(void *ctx, int variant, double *seconds)
     return s;
 }
 
-/* The reference thresholds: float(min over the exact top-K of <a_i, b_j>), in double. */
+/*
+ * The reference thresholds: float(min over the first t of the exact top-K of
+ * <a_i, b_j>), in double, for each cut t (then K).
+ */
 static void reference_thresholds(topk_ctx *c)
 {
     for (int64_t i = 0; i < c->m; i++) {
         double lo = INFINITY;
+        float *thr = c->ref_thr + i * (TOPK_NUM_CUTS + 1);
+        for (int u = 0; u < TOPK_NUM_CUTS; u++)
+            thr[u] = NAN;
         for (int64_t t = 0; t < c->K; t++) {
             double d = dot_double(c->Q + i * c->k, c->D + c->ref_idx[i * c->K + t] * c->k, c->k);
             if (d < lo)
                 lo = d;
+            for (int u = 0; u < TOPK_NUM_CUTS; u++)
+                if (topk_cuts[u] == t + 1)
+                    thr[u] = (float)lo;
         }
-        c->ref_thr[i] = (float)lo;
+        thr[TOPK_NUM_CUTS] = (float)lo;
     }
 }
 
@@ -145,19 +184,19 @@ static double alignment_from_grams(const topk_ctx *c)
     return sqrt(inner) / (metrics_fro_norm(c->Q, c->m * c->k) * metrics_fro_norm(c->D, c->n * c->k));
 }
 
-static void print_table(FILE *f, const sweep_run *run, const results_row *rows, int nrows,
-                        double exact_s, double alignment)
+static void print_table(FILE *f, const sweep_run *run, const sweep_context *ctx, const results_row *rows,
+                        int nrows, double exact_s, double alignment)
 {
-    const sweep_config *cfg = run->cfg;
+    const sweep_config *cfg = ctx->cfg;
     fprintf(f, "\ntopk: %s  queries=%lld database=%lld k=%lld topk=%lld  threads=%d  isa=%s  "
                "seed=%llu  reps=%d\n",
             sweep_data_names[cfg->data], (long long)cfg->queries, (long long)cfg->database,
-            (long long)cfg->k, (long long)cfg->topk, run->threads, run->isa,
+            (long long)cfg->k, (long long)cfg->topk, ctx->threads, run->isa,
             (unsigned long long)cfg->seed, cfg->topk_reps);
     fprintf(f, "exact_topk: %.6f s alone   alignment ||AB||_F/(||A||_F ||B||_F) = %.4f\n\n", exact_s,
             alignment);
-    fprintf(f, "%-20s %5s %6s %6s %10s %10s %9s %8s %8s %11s\n", "method", "size", "", "cand",
-            "exact_s", "approx_s", "speedup", "recall", "rec_idx", "max_val_err");
+    fprintf(f, "%-20s %5s %6s %6s %10s %10s %10s %9s %8s %8s %8s %11s\n", "method", "size", "", "cand",
+            "exact_s", "approx_s", "encode_b_s", "speedup", "recall", "rec@1", "rec_idx", "max_val_err");
     for (int i = 0; i < nrows; i++) {
         const results_row *r = &rows[i];
         const char *size_name = r->bits != 0 ? "bits" : "s";
@@ -166,9 +205,10 @@ static void print_table(FILE *f, const sweep_run *run, const results_row *rows, 
                     (int)r->candidates, smm_status_str((smm_status)r->status));
             continue;
         }
-        fprintf(f, "%-20s %5s %6d %6d %10.4f %10.4f %9.3g %8.4f %8.4f %11.3e\n", r->method, size_name,
-                (int)sweep_row_size(r), (int)r->candidates, r->exact_seconds, r->approx_seconds,
-                r->speedup, r->recall, r->recall_index, r->max_value_error);
+        fprintf(f, "%-20s %5s %6d %6d %10.4f %10.4f %10.4f %9.3g %8.4f %8.4f %8.4f %11.3e\n", r->method,
+                size_name, (int)sweep_row_size(r), (int)r->candidates, r->exact_seconds, r->approx_seconds,
+                r->encode_b_seconds, r->speedup, r->recall, r->recall_at_1, r->recall_index,
+                r->max_value_error);
     }
 }
 
@@ -178,19 +218,21 @@ typedef struct {
     topk_quality *quality;
     int *evaluated;
     smm_status *status;
-    double *exact_times, *approx_times;
+    double *exact_times, *phase_times;
+    const sweep_point **points;
 } group_buffers;
 
 static int group_buffers_alloc(group_buffers *g, int max_variants, int reps)
 {
     size_t nv = (size_t)max_variants;
     g->opts = calloc(nv, sizeof *g->opts);
+    g->points = calloc(nv, sizeof *g->points);
     g->quality = calloc(nv, sizeof *g->quality);
     g->evaluated = calloc(nv, sizeof *g->evaluated);
     g->status = calloc(nv, sizeof *g->status);
     g->exact_times = calloc((size_t)reps, sizeof *g->exact_times);
-    g->approx_times = calloc(nv * (size_t)reps, sizeof *g->approx_times);
-    return g->opts && g->quality && g->evaluated && g->status && g->exact_times && g->approx_times;
+    g->phase_times = calloc(nv * (size_t)reps * 2, sizeof *g->phase_times);
+    return g->opts && g->points && g->quality && g->evaluated && g->status && g->exact_times && g->phase_times;
 }
 
 static void group_buffers_free(group_buffers *g)
@@ -200,37 +242,75 @@ static void group_buffers_free(group_buffers *g)
     free(g->evaluated);
     free(g->status);
     free(g->exact_times);
-    free(g->approx_times);
+    free(g->phase_times);
+    free(g->points);
 }
 
-int sweep_topk(const sweep_run *run)
+/* Time one group (the pending configurations of one method) and append its rows; sweep_row_finish's codes. */
+static int run_group(sweep_run *run, const sweep_context *ctx, topk_ctx *c, group_buffers *g, int nv,
+                     double alignment, results_row *rows, int *nrows)
 {
-    const sweep_config *cfg = run->cfg;
+    const sweep_config *cfg = ctx->cfg;
+    for (int v = 0; v < nv; v++) {
+        g->opts[v] = sweep_options(ctx, g->points[v]);
+        g->evaluated[v] = 0;
+    }
+    sweep_progress_note(run->progress, "topk: %s: %d configurations, %d rounds ...",
+                        approx_method_name(g->points[0]->method), nv, cfg->topk_reps);
+    smm_status s = sweep_time_rounds(cfg->warmup, cfg->topk_reps, nv, run_exact, run_approx, c, g->exact_times,
+                                     g->phase_times, g->status);
+    int exit_code = 0;
+    for (int v = 0; v < nv; v++) {
+        results_row *row = &rows[(*nrows)++];
+        sweep_row_init(row, run, ctx, g->points[v], alignment);
+        if (g->status[v] == SMM_OK) {
+            row->recall = g->quality[v].recall;
+            row->recall_index = g->quality[v].recall_index;
+            row->max_value_error = g->quality[v].max_value_error;
+            row->recall_at_1 = g->quality[v].recall_at[0];
+            row->recall_at_10 = g->quality[v].recall_at[1];
+            row->recall_at_100 = g->quality[v].recall_at[2];
+        }
+        int rc = sweep_row_finish(run, row, g->status[v], s != SMM_OK ? "exact_topk" : "approx_plan_topk",
+                                  g->exact_times, g->phase_times + (size_t)v * (size_t)cfg->topk_reps * 2,
+                                  cfg->topk_reps);
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            exit_code = rc;
+    }
+    return exit_code;
+}
+
+int sweep_topk(sweep_run *run, const sweep_context *ctx)
+{
+    const sweep_config *cfg = ctx->cfg;
     const char *prog = run->prog;
-    const sweep_list *cands = &cfg->candidates;
     int total = 0, max_variants = 1;
-    for (int i = 0; i < cfg->nmethods; i++) {
-        int nv = sweep_sizes(cfg, SWEEP_MODE_TOPK, cfg->methods[i])->count * cands->count;
-        total += nv;
-        if (nv > max_variants)
-            max_variants = nv;
+    for (int i = 0; i < ctx->count; i++)
+        total += ctx->pending[i];
+    for (int i = 0, run_len = 0; i < ctx->count; i++) {
+        /* pending configurations of one method are a contiguous run of the context */
+        run_len = (i > 0 && ctx->points[i].method == ctx->points[i - 1].method) ? run_len + ctx->pending[i]
+                                                                                 : ctx->pending[i];
+        if (run_len > max_variants)
+            max_variants = run_len;
     }
 
     char msg[1024];
     sweep_vectors V;
-    fprintf(stderr, "topk: loading %s (%lld queries, %lld database vectors, k = %lld) ...\n",
-            sweep_data_names[cfg->data], (long long)cfg->queries, (long long)cfg->database,
-            (long long)cfg->k);
+    sweep_progress_note(run->progress, "topk: loading %s (%lld queries, %lld database vectors, k = %lld) ...",
+                        sweep_data_names[cfg->data], (long long)cfg->queries, (long long)cfg->database,
+                        (long long)cfg->k);
     smm_status s = sweep_load_vectors(cfg, "t10k", cfg->queries, "train", cfg->database, &V, msg,
                                       sizeof msg);
     if (s != SMM_OK) {
-        fprintf(stderr, "%s: cannot load %s: %s%s%s\n", prog, sweep_data_names[cfg->data],
-                smm_status_str(s), msg[0] ? ": " : "", msg);
+        sweep_progress_note(run->progress, "%s: cannot load %s: %s%s%s", prog, sweep_data_names[cfg->data],
+                            smm_status_str(s), msg[0] ? ": " : "", msg);
         return SWEEP_EXIT_RUN_FAILED;
     }
     topk_ctx c;
     memset(&c, 0, sizeof c);
-    c.cfg = cfg;
     c.Q = V.a;
     c.D = V.b;
     c.m = cfg->queries;
@@ -238,7 +318,7 @@ int sweep_topk(const sweep_run *run)
     c.k = cfg->k;
     c.K = cfg->topk;
     c.ref_idx = sweep_alloc(c.m, c.K, sizeof(int64_t));
-    c.ref_thr = sweep_alloc(c.m, 1, sizeof(float));
+    c.ref_thr = sweep_alloc(c.m, TOPK_NUM_CUTS + 1, sizeof(float));
     c.idx = sweep_alloc(c.m, c.K, sizeof(int64_t));
     c.val = sweep_alloc(c.m, c.K, sizeof(float));
     group_buffers g;
@@ -247,71 +327,49 @@ int sweep_topk(const sweep_run *run)
     int exit_code = EXIT_SUCCESS;
     if (c.ref_idx == NULL || c.ref_thr == NULL || c.idx == NULL || c.val == NULL ||
         !buffers_ok || rows == NULL) {
-        fprintf(stderr, "%s: %s for the top-k results\n", prog, smm_status_str(SMM_ERR_NO_MEMORY));
+        sweep_progress_note(run->progress, "%s: %s for the top-k results", prog,
+                            smm_status_str(SMM_ERR_NO_MEMORY));
         exit_code = SWEEP_EXIT_RUN_FAILED;
         goto done;
     }
 
     /* The exact top-k alone: ground truth and baseline time. */
-    fprintf(stderr, "[topk 0/%d] exact_topk queries=%lld database=%lld k=%lld topk=%lld threads=%d ...\n",
-            total, (long long)c.m, (long long)c.n, (long long)c.k, (long long)c.K, run->threads);
+    sweep_progress_note(run->progress, "topk: exact_topk queries=%lld database=%lld k=%lld topk=%lld threads=%d ...",
+                        (long long)c.m, (long long)c.n, (long long)c.k, (long long)c.K, ctx->threads);
     double exact_s;
     s = sweep_time_reference(cfg->warmup, 1, run_exact, &c, &exact_s);
     if (s != SMM_OK) {
-        fprintf(stderr, "%s: exact_topk failed: %s\n", prog, smm_status_str(s));
+        sweep_progress_note(run->progress, "%s: exact_topk failed: %s", prog, smm_status_str(s));
         exit_code = SWEEP_EXIT_RUN_FAILED;
         goto done;
     }
     memcpy(c.ref_idx, c.idx, (size_t)(c.m * c.K) * sizeof *c.idx);
     reference_thresholds(&c);
     double alignment = alignment_from_grams(&c);
-    fprintf(stderr, "[topk 0/%d] exact_topk %.4f s, alignment %.4f\n", total, exact_s, alignment);
+    sweep_progress_note(run->progress, "topk: exact_topk %.4f s, alignment %.4f", exact_s, alignment);
 
-    /* One group per method: all its sizes and candidate counts. */
+    /* One group per method: its pending sizes and candidate counts. */
     int nrows = 0;
     c.opts = g.opts;
     c.quality = g.quality;
     c.evaluated = g.evaluated;
-    for (int mi = 0; mi < cfg->nmethods; mi++) {
-        approx_method method = cfg->methods[mi];
-        const sweep_list *sizes = sweep_sizes(cfg, SWEEP_MODE_TOPK, method);
-        int nv = sizes->count * cands->count;
-        for (int v = 0; v < nv; v++) {
-            g.opts[v] = sweep_options(run, method, sizes->v[v / cands->count]);
-            g.opts[v].candidates = cands->v[v % cands->count];
-            g.evaluated[v] = 0;
-        }
-        fprintf(stderr, "[topk %d-%d/%d] %s: %d configurations, %d rounds ...\n", nrows + 1, nrows + nv,
-                total, approx_method_name(method), nv, cfg->topk_reps);
-        s = sweep_time_rounds(cfg->warmup, cfg->topk_reps, nv, run_exact, run_approx, &c, g.exact_times,
-                              g.approx_times, g.status);
-        for (int v = 0; v < nv; v++) {
-            results_row *row = &rows[nrows++];
-            sweep_row_init(row, run, "topk", method, sizes->v[v / cands->count], c.m, c.n, c.k, alignment);
-            row->topk = (int32_t)c.K;
-            row->candidates = cands->v[v % cands->count];
-            sweep_row_times(row, g.status[v], g.exact_times, g.approx_times + v * cfg->topk_reps,
-                            cfg->topk_reps);
-            fprintf(stderr, "[topk %d/%d] %s %s=%d candidates=%d:", nrows, total, row->method,
-                    sweep_size_name(method), (int)sweep_row_size(row), (int)row->candidates);
-            if (g.status[v] == SMM_OK) {
-                row->recall = g.quality[v].recall;
-                row->recall_index = g.quality[v].recall_index;
-                row->max_value_error = g.quality[v].max_value_error;
-                fprintf(stderr, " exact %.4f s, approx %.4f s, speedup %.3g, recall %.4f\n",
-                        row->exact_seconds, row->approx_seconds, row->speedup, row->recall);
-            } else {
-                fprintf(stderr, " %s failed: %s\n", s != SMM_OK ? "exact_topk" : "approx_topk",
-                        smm_status_str(g.status[v]));
-                exit_code = SWEEP_EXIT_RUN_FAILED;
-            }
-            if (sweep_append(run, row) != SMM_OK) {
-                exit_code = SWEEP_EXIT_RUN_FAILED;
-                goto done;
-            }
-        }
+    for (int i = 0; i < ctx->count;) {
+        int nv = 0, j = i;
+        for (; j < ctx->count && ctx->points[j].method == ctx->points[i].method; j++)
+            if (ctx->pending[j])
+                g.points[nv++] = &ctx->points[j];
+        i = j;
+        if (nv == 0)
+            continue;
+        int rc = run_group(run, ctx, &c, &g, nv, alignment, rows, &nrows);
+        if (rc != 0)
+            exit_code = rc;
+        if (rc < 0)
+            goto done;
     }
-    print_table(stdout, run, rows, nrows, exact_s, alignment);
+    sweep_progress_end(run->progress); /* clear the progress line of a terminal first */
+    print_table(stdout, run, ctx, rows, nrows, exact_s, alignment);
+    fflush(stdout);
 
 done:
     free(rows);

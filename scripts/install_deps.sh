@@ -7,7 +7,7 @@ set -euo pipefail
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 
-native=(build-essential cmake pkg-config git libxxhash-dev check libhdf5-dev zlib1g-dev
+native=(build-essential cmake pkg-config git libxxhash-dev check libhdf5-dev zlib1g-dev libjson-c-dev
         dataset-fashion-mnist python3-h5py python3-numpy python3-matplotlib python3-pandas
         gcc-aarch64-linux-gnu qemu-user
         libopenblas-dev libblis-dev)  # the peers sketchmm_bench compares exact_sgemm with

@@ -6,7 +6,11 @@
 # 4096 x 784 times 784 x 4096 Gram product of training images) and top-k
 # (approx_topk against exact_topk: the 10 largest inner products of each of the
 # 10,000 test images against the 60,000 training images). About 10 minutes on
-# 2 cores. Extra arguments go to the sweep driver (see: build/sketchmm_sweep --help).
+# 2 cores. The sweep is the spec experiments/specs/default.json (the driver's
+# defaults, written out). Extra arguments go to the sweep driver and override
+# the spec (see: build/sketchmm_sweep --help), e.g. --shard I/N for one slice.
+# Rerunning after an interruption resumes: rows already in results/sweep.h5
+# are kept and only the missing configurations run (--overwrite starts over).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +19,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$(nproc)"
 
 mkdir -p results
-build/sketchmm_sweep --out results/sweep.h5 "$@"
+build/sketchmm_sweep --spec experiments/specs/default.json --out results/sweep.h5 "$@"
 /usr/bin/python3 experiments/analysis/plot_sweep.py results/sweep.h5 -o results/sweep.png
 
 echo

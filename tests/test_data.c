@@ -1,7 +1,8 @@
 /*
  * test_data.c - data/ (target sketchmm_data): the gzipped IDX loader on small
  * files written here, the Fashion-MNIST loader on the Debian package's files,
- * and the synthetic generators.
+ * the synthetic generators and the digit-like images. The HDF5 loaders are
+ * tested in test_data_h5.c.
  */
 #include <dirent.h>
 #include <math.h>
@@ -721,6 +722,82 @@ START_TEST(test_clustered)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* Digit-like images                                                        */
+/* ------------------------------------------------------------------------ */
+
+START_TEST(test_digits)
+{
+    enum { ROWS = 200 };
+    int32_t labels[ROWS];
+    dataset_matrix a, b, c;
+    ck_assert_int_eq(dataset_digits(ROWS, 3, &a, labels), SMM_OK);
+    ck_assert_int_eq(a.rows, ROWS);
+    ck_assert_int_eq(a.cols, DATASET_DIGITS_DIM);
+    ck_assert_int_eq(DATASET_DIGITS_DIM, 64);
+    for (int i = 0; i < ROWS; i++)
+        ck_assert_int_eq(labels[i], i % 10);
+
+    /* Deterministic: the same seed gives the same images, another seed others. */
+    ck_assert_int_eq(dataset_digits(ROWS, 3, &b, NULL), SMM_OK);
+    ck_assert(same_matrix(&a, &b));
+    dataset_matrix_free(&b);
+    ck_assert_int_eq(dataset_digits(ROWS, 4, &b, NULL), SMM_OK);
+    ck_assert(!same_matrix(&a, &b));
+    dataset_matrix_free(&b);
+    /*
+     * Golden value: the images come from integer hashing and exact arithmetic (no
+     * transcendental functions), so they are the same on every platform
+     * and must not change silently.
+     */
+    ck_assert_int_eq(dataset_digits(20, 1, &c, NULL), SMM_OK);
+    uint64_t checksum = 0;
+    for (int t = 0; t < 20 * 64; t++)
+        checksum += (uint64_t)(t + 1) * (uint64_t)(c.data[t] * 16.0f);
+    ck_assert_uint_eq(checksum, UINT64_C(3400474));
+    dataset_matrix_free(&c);
+    /* Fewer rows: a prefix. */
+    ck_assert_int_eq(dataset_digits(17, 3, &c, NULL), SMM_OK);
+    ck_assert(memcmp(c.data, a.data, 17 * 64 * sizeof(float)) == 0);
+    dataset_matrix_free(&c);
+
+    /* Values: multiples of 1/16 in [0, 1], strokes and dark background. */
+    int64_t bad = 0, bright = 0, dark = 0;
+    for (int64_t t = 0; t < a.rows * a.cols; t++) {
+        float v = a.data[t];
+        bad += !(v >= 0.0f && v <= 1.0f) || v * 16.0f != floorf(v * 16.0f);
+        bright += v >= 0.5f;
+        dark += v == 0.0f;
+    }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_msg(bright > ROWS * 10 && dark > ROWS * 30, "bright %lld, dark %lld",
+                  (long long)bright, (long long)dark);
+
+    /* Image-like: an image's nearest other image (by cosine) shows the same digit. */
+    int correct = 0;
+    for (int i = 0; i < ROWS; i++) {
+        int best = -1;
+        double best_cos = -2.0;
+        for (int j = 0; j < ROWS; j++) {
+            double cs = j == i ? -2.0 : cosine(a.data + i * 64, a.data + j * 64, 64);
+            if (cs > best_cos) {
+                best_cos = cs;
+                best = j;
+            }
+        }
+        correct += labels[best] == labels[i];
+    }
+    ck_assert_msg(correct >= ROWS * 9 / 10, "nearest-neighbour digit correct for %d of %d images", correct, ROWS);
+    dataset_matrix_free(&a);
+
+    ck_assert_int_eq(dataset_digits(0, 1, &a, NULL), SMM_OK);
+    ck_assert_ptr_null(a.data);
+    ck_assert_int_eq(dataset_digits(-1, 1, &a, NULL), SMM_ERR_BAD_SIZE);
+    ck_assert_int_eq(dataset_digits(5, 1, NULL, NULL), SMM_ERR_NULL_POINTER);
+    ck_assert_int_eq(dataset_digits(INT64_MAX, 1, &a, NULL), SMM_ERR_OVERFLOW);
+}
+END_TEST
+
 static Suite *data_suite(void)
 {
     Suite *s = suite_create("data");
@@ -753,6 +830,7 @@ static Suite *data_suite(void)
     tcase_add_test(gen, test_gaussian);
     tcase_add_test(gen, test_lowrank);
     tcase_add_test(gen, test_clustered);
+    tcase_add_test(gen, test_digits);
     suite_add_tcase(s, gen);
     return s;
 }

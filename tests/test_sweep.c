@@ -2,10 +2,13 @@
  * test_sweep.c - the sweep driver end to end: run sketchmm_sweep
  * (SKETCHMM_SWEEP_EXE) on small synthetic data in dense, top-k and both
  * modes, read its HDF5 file back with the HDF5 C API and check the table and
- * the attributes; check that bad command lines are rejected.
+ * the attributes; check that bad command lines and bad spec files are
+ * rejected; the grid (--dry-run) and its shards; resume after a SIGKILL
+ * (test hook SKETCHMM_SWEEP_TEST_STOP_AFTER); a changed spec refused; merge.
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,9 +59,10 @@ static int file_contains(const char *path, const char *needle)
 
 /*
  * Run the driver with args (NULL-terminated), its stdout and stderr going to
- * test_tmpdir/log.txt. Returns its exit status (-1 if it did not exit normally).
+ * test_tmpdir/log.txt, with the environment variable env_name set to
+ * env_value when env_name is not NULL. Returns the raw wait status.
  */
-static int run_sweep(const char *const *args)
+static int run_sweep_status(const char *const *args, const char *env_name, const char *env_value)
 {
     const char *argv[64];
     int argc = 0;
@@ -80,11 +84,20 @@ static int run_sweep(const char *const *args)
         dup2(fd, STDOUT_FILENO);
         dup2(fd, STDERR_FILENO);
         close(fd);
+        if (env_name != NULL)
+            setenv(env_name, env_value, 1);
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
     int status = 0;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* run_sweep_status without the variable; the exit status (-1 if the driver did not exit normally). */
+static int run_sweep(const char *const *args)
+{
+    int status = run_sweep_status(args, NULL, NULL);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -100,6 +113,9 @@ static const char *log_path(void)
 
 /* The fields the tests read; HDF5 matches compound members by name. */
 typedef struct {
+    uint64_t config_hash;
+    int64_t config_index, bytes_per_vector;
+    double encode_b_seconds, rest_seconds, recall_at_1, recall_at_10, recall_at_100;
     char mode[8];
     char method[24];
     char dataset[32];
@@ -128,6 +144,14 @@ static hid_t row_view_type(void)
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(row_view));
     ck_assert_int_ge(t, 0);
     herr_t e = 0;
+    e |= H5Tinsert(t, "config_hash", HOFFSET(row_view, config_hash), H5T_NATIVE_UINT64);
+    e |= H5Tinsert(t, "config_index", HOFFSET(row_view, config_index), H5T_NATIVE_INT64);
+    e |= H5Tinsert(t, "bytes_per_vector", HOFFSET(row_view, bytes_per_vector), H5T_NATIVE_INT64);
+    e |= H5Tinsert(t, "encode_b_seconds", HOFFSET(row_view, encode_b_seconds), H5T_NATIVE_DOUBLE);
+    e |= H5Tinsert(t, "rest_seconds", HOFFSET(row_view, rest_seconds), H5T_NATIVE_DOUBLE);
+    e |= H5Tinsert(t, "recall_at_1", HOFFSET(row_view, recall_at_1), H5T_NATIVE_DOUBLE);
+    e |= H5Tinsert(t, "recall_at_10", HOFFSET(row_view, recall_at_10), H5T_NATIVE_DOUBLE);
+    e |= H5Tinsert(t, "recall_at_100", HOFFSET(row_view, recall_at_100), H5T_NATIVE_DOUBLE);
     e |= H5Tinsert(t, "mode", HOFFSET(row_view, mode), s8);
     e |= H5Tinsert(t, "method", HOFFSET(row_view, method), s24);
     e |= H5Tinsert(t, "dataset", HOFFSET(row_view, dataset), s32);
@@ -236,11 +260,20 @@ static int64_t read_attr_int(hid_t file, const char *name)
 /* Tests                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Timing fields of a successful row: positive, and speedup = exact / approx. */
+/*
+ * Timing fields of a successful row: positive, speedup = exact / approx, and
+ * the phases: each at most the median total plus the other (medians of
+ * sums are not sums of medians, but with one round they are).
+ */
 static void check_times(const row_view *r)
 {
     ck_assert_msg(r->exact_seconds > 0.0 && r->approx_seconds > 0.0, "times %g %g", r->exact_seconds,
                   r->approx_seconds);
+    ck_assert_msg(r->encode_b_seconds > 0.0 && r->rest_seconds > 0.0, "phases %g %g", r->encode_b_seconds,
+                  r->rest_seconds);
+    ck_assert_msg(r->encode_b_seconds < r->approx_seconds + r->rest_seconds &&
+                      r->rest_seconds < r->approx_seconds + r->encode_b_seconds,
+                  "phases %g + %g against total %g", r->encode_b_seconds, r->rest_seconds, r->approx_seconds);
     ck_assert_msg(r->speedup > 0.0 && isfinite(r->speedup), "speedup %g", r->speedup);
     ck_assert_msg(fabs(r->speedup - r->exact_seconds / r->approx_seconds) <= 1e-9 * r->speedup,
                   "speedup %g is not exact/approx", r->speedup);
@@ -256,7 +289,8 @@ static hid_t open_results(const char *out)
     hid_t ftype = H5Dget_type(dset);
     ck_assert_int_eq(H5Tget_class(ftype), H5T_COMPOUND);
     static const char *const fields[] = {
-        "mode", "method", "dataset", "m", "n", "k", "bits", "sketch_dim", "topk", "candidates", "seed",
+        "config_hash", "config_index", "bytes_per_vector", "encode_b_seconds", "rest_seconds",
+        "recall_at_1", "recall_at_10", "recall_at_100", "mode", "method", "dataset", "m", "n", "k", "bits", "sketch_dim", "topk", "candidates", "seed",
         "threads", "isa", "status", "exact_seconds", "approx_seconds", "speedup", "nmse",
         "rel_fro_error", "max_abs_error", "recall", "recall_index", "max_value_error", "alignment"
     };
@@ -282,8 +316,9 @@ START_TEST(test_sweep_dense_clustered)
         dump_file(log_path());
     ck_assert_int_eq(rc, 0);
     ck_assert_msg(file_contains(log_path(), out), "the driver should print the path of its file");
-    ck_assert_msg(file_contains(log_path(), "[dense 4/4] gaussian_projection sketch_dim=32"),
-                  "progress line missing");
+    ck_assert_msg(file_contains(log_path(), "[4/4] elapsed"), "progress line missing");
+    ck_assert_msg(file_contains(log_path(), "dense clustered gaussian_projection sketch_dim=32: exact"),
+                  "result line missing");
 
     hid_t file = open_results(out);
     int64_t count;
@@ -292,8 +327,13 @@ START_TEST(test_sweep_dense_clustered)
     static const char *const methods[] = { "simhash", "simhash", "gaussian_projection",
                                            "gaussian_projection" };
     static const int32_t bits[] = { 64, 256, 0, 0 }, dims[] = { 0, 0, 8, 32 };
+    static const int64_t bytes[] = { 12, 36, 32, 128 }; /* 8 + 4, 32 + 4, 4 s */
     for (int i = 0; i < 4; i++) {
         const row_view *r = &rows[i];
+        ck_assert_int_eq(r->config_index, i);
+        ck_assert_int_eq(r->bytes_per_vector, bytes[i]);
+        ck_assert_msg(r->config_hash != 0 && (i == 0 || r->config_hash != rows[i - 1].config_hash), "hash");
+        ck_assert_msg(isnan(r->recall_at_1) && isnan(r->recall_at_10), "recall_at_t of a dense row");
         ck_assert_str_eq(r->mode, "dense");
         ck_assert_str_eq(r->method, methods[i]);
         ck_assert_str_eq(r->dataset, "clustered");
@@ -328,7 +368,8 @@ START_TEST(test_sweep_dense_clustered)
     /* Attributes of the run. */
     static const char *const string_attrs[] = {
         "library_version", "git_commit", "isa", "exact_kernel", "hamming_kernel",
-        "cpu_model", "dataset", "created", "modes", "methods", "bits", "sketch_dims"
+        "cpu_model", "dataset", "start_time", "end_time", "modes", "methods", "bits", "sketch_dims",
+        "spec", "shard", "threads", "seed", "shapes"
     };
     for (size_t i = 0; i < sizeof string_attrs / sizeof string_attrs[0]; i++) {
         char *v = read_attr_string(file, string_attrs[i]);
@@ -353,12 +394,29 @@ START_TEST(test_sweep_dense_clustered)
     v = read_attr_string(file, "isa");
     ck_assert_str_eq(v, rows[0].isa);
     free(v);
-    v = read_attr_string(file, "created");
-    ck_assert_msg(strlen(v) == 20 && v[4] == '-' && v[10] == 'T' && v[19] == 'Z', "created = %s", v);
+    static const char *const times[] = { "start_time", "end_time" };
+    for (int i = 0; i < 2; i++) {
+        v = read_attr_string(file, times[i]);
+        ck_assert_msg(strlen(v) == 20 && v[4] == '-' && v[10] == 'T' && v[19] == 'Z', "%s = %s", times[i], v);
+        free(v);
+    }
+    v = read_attr_string(file, "threads");
+    ck_assert_str_eq(v, "1");
     free(v);
-    ck_assert_int_eq(read_attr_int(file, "threads"), 1);
-    ck_assert_int_eq(read_attr_int(file, "seed"), 7);
-    ck_assert_int_eq(read_attr_int(file, "m"), 64);
+    v = read_attr_string(file, "seed");
+    ck_assert_str_eq(v, "7");
+    free(v);
+    v = read_attr_string(file, "shapes");
+    ck_assert_str_eq(v, "64x48");
+    free(v);
+    v = read_attr_string(file, "shard");
+    ck_assert_str_eq(v, "all");
+    free(v);
+    v = read_attr_string(file, "spec");
+    ck_assert_msg(strstr(v, "\"datasets\":[\"clustered\"]") != NULL && strstr(v, "\"seeds\":[7]") != NULL,
+                  "spec = %s", v);
+    free(v);
+    ck_assert_int_eq(read_attr_int(file, "grid_size"), 4);
     ck_assert_msg(H5Aexists(file, "topk") == 0, "a dense-only run has no top-k attributes");
     free(rows);
     H5Fclose(file);
@@ -411,12 +469,18 @@ START_TEST(test_sweep_topk_gaussian)
         ck_assert_msg(isnan(r->nmse) && isnan(r->rel_fro_error) && isnan(r->max_abs_error),
                       "dense fields of a top-k row should be NaN");
         ck_assert_msg(r->alignment > 0.0 && r->alignment <= 1.0, "alignment %g", r->alignment);
+        ck_assert_msg(r->recall_at_1 >= 0.0 && r->recall_at_1 <= 1.0, "recall_at_1 %g", r->recall_at_1);
+        ck_assert_msg(isnan(r->recall_at_10) && isnan(r->recall_at_100), "recall at cuts above topk = 5");
+        ck_assert_int_eq(r->bytes_per_vector, i < 2 ? 12 : 64);
         if (r->candidates == r->n) /* every column refined exactly: the exact top-k */
-            ck_assert_msg(r->recall == 1.0 && r->recall_index == 1.0, "%s: recall %g / %g with candidates = n",
-                          r->method, r->recall, r->recall_index);
+            ck_assert_msg(r->recall == 1.0 && r->recall_index == 1.0 && r->recall_at_1 == 1.0,
+                          "%s: recall %g / %g / %g with candidates = n", r->method, r->recall, r->recall_index,
+                          r->recall_at_1);
     }
     ck_assert_int_eq(read_attr_int(file, "topk"), 5);
-    ck_assert_int_eq(read_attr_int(file, "queries"), 30);
+    char *shapes = read_attr_string(file, "topk_shapes");
+    ck_assert_str_eq(shapes, "30x200");
+    free(shapes);
     char *v = read_attr_string(file, "candidates");
     ck_assert_str_eq(v, "10,200");
     free(v);
@@ -459,7 +523,21 @@ START_TEST(test_sweep_both_then_overwrite)
     const char *second[] = { "--mode", "dense", "--dataset", "gaussian", "--m", "16", "--n", "8",
                              "--k", "12", "--methods", "simhash", "--bits", "100", "--reps", "2",
                              "--out", out, NULL };
-    rc = run_sweep(second);
+    /* Another spec into the same file is refused, the file untouched ... */
+    ck_assert_int_eq(run_sweep(second), 2);
+    ck_assert_msg(file_contains(log_path(), "different spec") && file_contains(log_path(), "--overwrite"),
+                  "the refusal should say why and what to do");
+    file = H5Fopen(out, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(file, 0);
+    rows = read_rows(file, &count);
+    ck_assert_int_eq(count, 4);
+    free(rows);
+    H5Fclose(file);
+    /* ... unless --overwrite says to replace it. */
+    const char *third[] = { "--mode", "dense", "--dataset", "gaussian", "--m", "16", "--n", "8",
+                            "--k", "12", "--methods", "simhash", "--bits", "100", "--reps", "2",
+                            "--out", out, "--overwrite", NULL };
+    rc = run_sweep(third);
     if (rc != 0)
         dump_file(log_path());
     ck_assert_int_eq(rc, 0);
@@ -513,6 +591,15 @@ START_TEST(test_sweep_rejects_bad_command_lines)
         { "--sizes", "simhash=70000", NULL },
         { "--dataset", "gaussian", "--database", "50", "--topk", "60", NULL },
         { "--dataset", "gaussian", "--database", "50", "--candidates", "5,60", NULL }, /* none in 10..50 */
+        { "--shard", "3/3", NULL },
+        { "--shard", "1", NULL },
+        { "--shard", "-1/2", NULL },
+        { "--threads", "-1", NULL },
+        { "--seeds", "1,x", NULL },
+        { "--shapes", "64x", "--dataset", "gaussian", NULL },
+        { "--shapes", "0x5", "--dataset", "gaussian", NULL },
+        { "--datasets", "gaussian,gaussian", NULL },
+        { "--spec", "", NULL },
         { "--m", NULL },                          /* missing value */
         { "positional", NULL },
     };
@@ -542,8 +629,10 @@ START_TEST(test_sweep_help)
         "--mode", "--methods", "--dataset", "--m", "--n", "--k", "--bits", "--sketch-dims",
         "--topk-bits", "--topk-sketch-dims", "--sizes", "--topk-sizes", "--reps", "--topk-reps", "--queries", "--database",
         "--topk", "--candidates", "--warmup", "--threads", "--seed", "--alignment", "--rank",
-        "--out", "--data-dir", "overwritten", "recall", "max_value_error", "simhash_orthogonal",
-        "gaussian_projection", "cr_sampling"
+        "--out", "--data-dir", "resume", "recall", "max_value_error", "simhash_orthogonal",
+        "gaussian_projection", "cr_sampling", "--spec", "--dry-run", "--shard", "--overwrite", "merge",
+        "config_hash", "end_time", "recall_at_10", "encode_b_seconds", "bytes_per_vector", "--seeds",
+        "--datasets", "--shapes", "--topk-shapes", "SLURM", "SKETCHMM_SWEEP_TEST_STOP_AFTER", "topk_sizes"
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         ck_assert_msg(file_contains(log_path(), flags[i]), "--help does not mention %s", flags[i]);
@@ -560,9 +649,449 @@ START_TEST(test_sweep_missing_fashion_mnist)
     ck_assert_msg(file_contains(log_path(), "apt-get install dataset-fashion-mnist"),
                   "the error should say how to install the data");
     const char *topk[] = { "--mode", "topk", "--data-dir", dir, "--queries", "8", "--database", "8",
-                           "--topk", "2", "--candidates", "8", "--out", out, NULL };
+                           "--topk", "2", "--candidates", "8", "--out", out, "--overwrite", NULL };
     ck_assert_int_eq(run_sweep(topk), 1);
     ck_assert_msg(file_contains(log_path(), "t10k-images-idx3-ubyte"), "the error should name the file");
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Spec files, the grid and shards                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Write text to test_tmpdir/name; the path into buf. */
+static const char *write_tmp_file(const char *name, const char *text, char *buf, size_t size)
+{
+    test_tmp_path(name, buf, size);
+    FILE *f = fopen(buf, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return buf;
+}
+
+/* The whole log, malloc'ed. */
+static char *read_log(void)
+{
+    FILE *f = fopen(log_path(), "r");
+    ck_assert_ptr_nonnull(f);
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    size_t got;
+    while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            cap *= 2;
+            text = realloc(text, cap);
+            ck_assert_ptr_nonnull(text);
+        }
+    }
+    fclose(f);
+    text[len] = '\0';
+    return text;
+}
+
+/* The number after "grid: " in a --dry-run log, -1 if missing. */
+static long dry_run_size(void)
+{
+    char *text = read_log();
+    const char *p = strstr(text, "grid: ");
+    long n = p != NULL ? strtol(p + 6, NULL, 10) : -1;
+    free(text);
+    return n;
+}
+
+/* The configuration lines of a --dry-run log: index and hash of each, *count of them. */
+static int dry_run_lines(int64_t *index, uint64_t *hash, int max)
+{
+    char *text = read_log();
+    int count = 0;
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        long long i;
+        unsigned long long h;
+        if (sscanf(line, "%lld %16llx ", &i, &h) == 2) {
+            ck_assert_int_lt(count, max);
+            index[count] = i;
+            hash[count++] = h;
+        }
+    }
+    free(text);
+    return count;
+}
+
+/* A small grid on synthetic data: 2 datasets x 2 dense shapes x 2 seeds x (2 + 1) sizes = 24 dense, 2 x 1 x 2 x 3 x 2 = 24 top-k. */
+static const char small_spec[] =
+    "{\n"
+    "  \"mode\": \"both\", \"datasets\": [\"gaussian\", \"clustered\"], \"k\": 16, \"clusters\": 4,\n"
+    "  \"seeds\": [1, 2], \"threads\": [1], \"warmup\": 0,\n"
+    "  \"methods\": [\"simhash_structured\", \"cr_sampling\"],\n"
+    "  \"shapes\": [\"24x16\", \"8x40\"], \"reps\": 1, \"bits\": [32, 64], \"sketch_dims\": [4],\n"
+    "  \"topk_shapes\": [\"12x60\"], \"topk\": 3, \"candidates\": [3, 9], \"topk_reps\": 1,\n"
+    "  \"topk_sizes\": {\"simhash_structured\": [64], \"cr_sampling\": [4, 8]}\n"
+    "}\n";
+#define SMALL_SPEC_GRID 48
+
+START_TEST(test_sweep_spec_good)
+{
+    char spec[1024], again[1024];
+    write_tmp_file("small.json", small_spec, spec, sizeof spec);
+    const char *args[] = { "--spec", spec, "--dry-run", NULL };
+    int rc = run_sweep(args);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(dry_run_size(), SMALL_SPEC_GRID);
+    int64_t index[256];
+    uint64_t hash[256];
+    ck_assert_int_eq(dry_run_lines(index, hash, 256), SMALL_SPEC_GRID);
+
+    /* The canonical spec, given back, describes the same grid (same hashes). */
+    char *text = read_log();
+    char *line = strstr(text, "spec: ");
+    ck_assert_ptr_nonnull(line);
+    char *nl = strchr(line, '\n');
+    if (nl != NULL)
+        *nl = '\0';
+    write_tmp_file("again.json", line + 6, again, sizeof again);
+    free(text);
+    const char *args2[] = { "--spec", again, "--dry-run", NULL };
+    ck_assert_int_eq(run_sweep(args2), 0);
+    int64_t index2[256];
+    uint64_t hash2[256];
+    ck_assert_int_eq(dry_run_lines(index2, hash2, 256), SMALL_SPEC_GRID);
+    for (int i = 0; i < SMALL_SPEC_GRID; i++)
+        ck_assert_msg(index2[i] == index[i] && hash2[i] == hash[i], "configuration %d differs", i);
+
+    /* Flags override the spec: a third seed, one dataset. */
+    const char *args3[] = { "--spec", spec, "--seeds", "1,2,3", "--datasets", "clustered", "--dry-run", NULL };
+    ck_assert_int_eq(run_sweep(args3), 0);
+    ck_assert_int_eq(dry_run_size(), SMALL_SPEC_GRID / 2 * 3 / 2);
+    /* A flag of the other mode is an error on the command line, not in a spec. */
+    const char *args4[] = { "--spec", spec, "--mode", "dense", "--dry-run", NULL };
+    ck_assert_int_eq(run_sweep(args4), 0);
+    ck_assert_int_eq(dry_run_size(), 24);
+
+    /* experiments/specs/default.json is the default sweep: same 92 configurations, same hashes. */
+    char dir[1024], path[1100];
+    snprintf(dir, sizeof dir, "%s", __FILE__);
+    char *slash = strrchr(dir, '/');
+    ck_assert_ptr_nonnull(slash);
+    *slash = '\0';
+    snprintf(path, sizeof path, "%s/../experiments/specs/default.json", dir);
+    const char *defaults[] = { "--dry-run", NULL };
+    ck_assert_int_eq(run_sweep(defaults), 0);
+    static int64_t di[128], di2[128];
+    static uint64_t dh[128], dh2[128];
+    ck_assert_int_eq(dry_run_lines(di, dh, 128), 92);
+    const char *from_file[] = { "--spec", path, "--dry-run", NULL };
+    rc = run_sweep(from_file);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 92);
+    for (int i = 0; i < 92; i++)
+        ck_assert_msg(di[i] == di2[i] && dh[i] == dh2[i], "default configuration %d differs", i);
+    ck_assert_msg(file_contains(log_path(), "dense fashion-mnist 4096x4096x784") &&
+                      file_contains(log_path(), "topk fashion-mnist 10000x60000x784"),
+                  "the default sweep's shapes");
+}
+END_TEST
+
+START_TEST(test_sweep_spec_bad)
+{
+    static const struct {
+        const char *json;   /* NULL: a file that does not exist */
+        const char *needle; /* in the one-line error */
+    } bad[] = {
+        { "{\"bitz\": [64]}", "unknown key 'bitz'" },
+        { "{\"bits\": 64}", "key 'bits' must be a list of integers" },
+        { "{\"bits\": [64, \"128\"]}", "key 'bits' must be a list of integers" },
+        { "{\"reps\": \"5\"}", "key 'reps' must be an integer" },
+        { "{\"reps\": 1.5}", "key 'reps' must be an integer" },
+        { "{\"alignment\": \"high\", \"datasets\": [\"clustered\"]}", "key 'alignment' must be a number" },
+        { "{\"methods\": [\"simhash\", \"nosuch\"]}", "key 'methods': invalid value" },
+        { "{\"datasets\": [\"imagenet\"]}", "key 'datasets': invalid value" },
+        { "{\"seeds\": []}", "key 'seeds' is an empty list" },
+        { "{\"reps\": 0}", "key 'reps': invalid value" },
+        { "{\"shapes\": [\"4096\"]}", "key 'shapes': invalid value" },
+        { "{\"sizes\": {\"srht\": []}}", "key 'sizes.srht'" },
+        { "{\"sizes\": {\"nosuch\": [4]}}", "key 'sizes': invalid value for 'nosuch'" },
+        { "{\"out\": \"x.h5\"}", "unknown key 'out'" },
+        { "[1, 2]", "top level must be a JSON object" },
+        { "{\"bits\": [64,", "invalid JSON" },
+        { "{\"bits\": [64]} x", "invalid JSON" },
+        { NULL, "cannot read spec" },
+    };
+    char spec[1024], out[1024];
+    test_tmp_path("never.h5", out, sizeof out);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (bad[i].json != NULL)
+            write_tmp_file("bad.json", bad[i].json, spec, sizeof spec);
+        else
+            test_tmp_path("no-such-spec.json", spec, sizeof spec);
+        const char *args[] = { "--spec", spec, "--out", out, NULL };
+        int rc = run_sweep(args);
+        ck_assert_msg(rc == 2, "spec %zu (%s): exit status %d, expected 2", i, bad[i].json, rc);
+        char *text = read_log();
+        ck_assert_msg(strstr(text, bad[i].needle) != NULL && strstr(text, spec) != NULL,
+                      "spec %zu: the error should name the file and say '%s', got: %s", i, bad[i].needle, text);
+        char *nl = strchr(text, '\n');
+        ck_assert_msg(nl != NULL && nl[1] == '\0', "spec %zu: the error should be one line: %s", i, text);
+        free(text);
+        ck_assert_msg(access(out, F_OK) != 0, "spec %zu: output file created", i);
+    }
+}
+END_TEST
+
+START_TEST(test_sweep_shards_cover_grid)
+{
+    char spec[1024];
+    write_tmp_file("small.json", small_spec, spec, sizeof spec);
+    const char *all[] = { "--spec", spec, "--dry-run", NULL };
+    ck_assert_int_eq(run_sweep(all), 0);
+    int64_t index[64];
+    uint64_t hash[64];
+    ck_assert_int_eq(dry_run_lines(index, hash, 64), SMALL_SPEC_GRID);
+    for (int i = 0; i < SMALL_SPEC_GRID; i++) {
+        ck_assert_int_eq(index[i], i);
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(hash[j] != hash[i], "configurations %d and %d have the same hash", j, i);
+    }
+    static const char *const splits[] = { "3", "5", "48", "50" };
+    for (size_t sp = 0; sp < sizeof splits / sizeof splits[0]; sp++) {
+        int n = atoi(splits[sp]);
+        int seen[SMALL_SPEC_GRID] = { 0 };
+        int64_t prev_end = 0;
+        for (int i = 0; i < n; i++) {
+            char shard[32];
+            snprintf(shard, sizeof shard, "%d/%d", i, n);
+            const char *args[] = { "--spec", spec, "--shard", shard, "--dry-run", NULL };
+            ck_assert_int_eq(run_sweep(args), 0);
+            ck_assert_int_eq(dry_run_size(), SMALL_SPEC_GRID);
+            int64_t si[64];
+            uint64_t sh[64];
+            int count = dry_run_lines(si, sh, 64);
+            for (int t = 0; t < count; t++) {
+                ck_assert_int_ge(si[t], 0);
+                ck_assert_int_lt(si[t], SMALL_SPEC_GRID);
+                ck_assert_msg(sh[t] == hash[si[t]], "shard %s: hash of configuration %lld", shard,
+                              (long long)si[t]);
+                ck_assert_int_eq(si[t], prev_end + t); /* contiguous blocks, in order */
+                seen[si[t]]++;
+            }
+            prev_end += count;
+            ck_assert_msg(count >= SMALL_SPEC_GRID / n && count <= SMALL_SPEC_GRID / n + 1,
+                          "shard %s has %d configurations", shard, count);
+        }
+        for (int c = 0; c < SMALL_SPEC_GRID; c++)
+            ck_assert_msg(seen[c] == 1, "%d shards: configuration %d run %d times", n, c, seen[c]);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Resume and merge                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* A run into out of a small grid: 2 dense rows, then 2 top-k groups of 2 rows. */
+static void small_run_args(const char *out, const char **args, const char *extra)
+{
+    static const char *const base[] = { "--datasets", "clustered", "--k", "24", "--shapes", "40x32",
+                                        "--topk-shapes", "20x90", "--topk", "4", "--candidates", "8,90",
+                                        "--methods", "simhash,countsketch", "--bits", "64",
+                                        "--sketch-dims", "8", "--reps", "2", "--topk-reps", "1",
+                                        "--threads", "1", "--seeds", "5" };
+    int a = 0;
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+        args[a++] = base[i];
+    args[a++] = "--out";
+    args[a++] = out;
+    if (extra != NULL) {
+        args[a++] = "--shard";
+        args[a++] = extra;
+    }
+    args[a] = NULL;
+}
+#define SMALL_RUN_ROWS 6
+
+static char *attr_of(const char *path, const char *name)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(file, 0);
+    char *v = read_attr_string(file, name);
+    H5Fclose(file);
+    return v;
+}
+
+static row_view *rows_of(const char *path, int64_t *count)
+{
+    hid_t file = open_results(path);
+    row_view *rows = read_rows(file, count);
+    H5Fclose(file);
+    return rows;
+}
+
+static int cmp_row_hash(const void *a, const void *b)
+{
+    uint64_t x = ((const row_view *)a)->config_hash, y = ((const row_view *)b)->config_hash;
+    return (x > y) - (x < y);
+}
+
+/* The configuration columns of two rows agree. */
+static void check_same_config(const row_view *a, const row_view *b)
+{
+    ck_assert_uint_eq(a->config_hash, b->config_hash);
+    ck_assert_int_eq(a->config_index, b->config_index);
+    ck_assert_str_eq(a->mode, b->mode);
+    ck_assert_str_eq(a->method, b->method);
+    ck_assert_str_eq(a->dataset, b->dataset);
+    ck_assert_int_eq(a->m, b->m);
+    ck_assert_int_eq(a->n, b->n);
+    ck_assert_int_eq(a->k, b->k);
+    ck_assert_int_eq(a->bits, b->bits);
+    ck_assert_int_eq(a->sketch_dim, b->sketch_dim);
+    ck_assert_int_eq(a->topk, b->topk);
+    ck_assert_int_eq(a->candidates, b->candidates);
+    ck_assert_uint_eq(a->seed, b->seed);
+    ck_assert_int_eq(a->threads, b->threads);
+}
+
+START_TEST(test_sweep_resume_after_kill)
+{
+    char out[1024];
+    test_tmp_path("r.h5", out, sizeof out);
+    const char *args[64];
+    small_run_args(out, args, NULL);
+
+    /* Killed (SIGKILL) right after the 3rd row is flushed: in the middle of the first top-k group. */
+    int status = run_sweep_status(args, "SKETCHMM_SWEEP_TEST_STOP_AFTER", "3");
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the driver should have been killed");
+    int64_t count;
+    row_view *first = rows_of(out, &count);
+    ck_assert_int_eq(count, 3);
+    char *end = attr_of(out, "end_time");
+    ck_assert_str_eq(end, "unfinished");
+    free(end);
+
+    /* Rerun: the three rows stay as they are, the three others are added. */
+    int rc = run_sweep(args);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(file_contains(log_path(), "3 of the 6 configurations to run are done"), "resume note");
+    row_view *rows = rows_of(out, &count);
+    ck_assert_int_eq(count, SMALL_RUN_ROWS);
+    for (int i = 0; i < 3; i++) {
+        check_same_config(&rows[i], &first[i]);
+        ck_assert_msg(rows[i].exact_seconds == first[i].exact_seconds &&
+                          rows[i].approx_seconds == first[i].approx_seconds &&
+                          rows[i].encode_b_seconds == first[i].encode_b_seconds,
+                      "row %d was changed by the resume", i);
+    }
+    for (int i = 0; i < SMALL_RUN_ROWS; i++) {
+        ck_assert_int_eq(rows[i].config_index, i); /* 3, 4, 5 were run by the resume, in order */
+        ck_assert_int_eq(rows[i].status, 0);
+        check_times(&rows[i]);
+    }
+    qsort(rows, (size_t)count, sizeof *rows, cmp_row_hash);
+    for (int i = 1; i < count; i++)
+        ck_assert_msg(rows[i].config_hash != rows[i - 1].config_hash, "duplicate configuration");
+    end = attr_of(out, "end_time");
+    ck_assert_msg(strlen(end) == 20 && end[10] == 'T', "end_time = %s", end);
+    free(end);
+    free(rows);
+    free(first);
+
+    /* A third run has nothing to do and adds nothing. */
+    ck_assert_int_eq(run_sweep(args), 0);
+    rows = rows_of(out, &count);
+    ck_assert_int_eq(count, SMALL_RUN_ROWS);
+    free(rows);
+
+    /* A file that is not a results file is refused, not overwritten. */
+    char junk[1024];
+    write_tmp_file("junk.h5", "not hdf5", junk, sizeof junk);
+    small_run_args(junk, args, NULL);
+    ck_assert_int_eq(run_sweep(args), 2);
+    ck_assert_msg(file_contains(junk, "not hdf5"), "the file was changed");
+}
+END_TEST
+
+/* Run `sketchmm_sweep merge` with args (NULL-terminated, after "merge"). */
+static int run_merge(const char *const *args)
+{
+    const char *argv[32];
+    int a = 0;
+    argv[a++] = "merge";
+    for (int i = 0; args[i] != NULL; i++)
+        argv[a++] = args[i];
+    argv[a] = NULL;
+    return run_sweep(argv);
+}
+
+START_TEST(test_sweep_merge_shards)
+{
+    char whole[1024], s0[1024], s1[1024], merged[1024], other[1024];
+    test_tmp_path("whole.h5", whole, sizeof whole);
+    test_tmp_path("s0.h5", s0, sizeof s0);
+    test_tmp_path("s1.h5", s1, sizeof s1);
+    test_tmp_path("merged.h5", merged, sizeof merged);
+    test_tmp_path("other.h5", other, sizeof other);
+    const char *args[64];
+    small_run_args(whole, args, NULL);
+    ck_assert_int_eq(run_sweep(args), 0);
+    small_run_args(s0, args, "0/2");
+    ck_assert_int_eq(run_sweep(args), 0);
+    small_run_args(s1, args, "1/2");
+    ck_assert_int_eq(run_sweep(args), 0);
+    char *shard = attr_of(s1, "shard");
+    ck_assert_str_eq(shard, "1/2");
+    free(shard);
+
+    const char *m[] = { merged, s1, s0, NULL };
+    int rc = run_merge(m);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    int64_t nw, nm;
+    row_view *w = rows_of(whole, &nw);
+    row_view *r = rows_of(merged, &nm);
+    ck_assert_int_eq(nw, SMALL_RUN_ROWS);
+    ck_assert_int_eq(nm, nw);
+    for (int i = 0; i < nm; i++) /* ordered by config_index: the same rows as one run */
+        check_same_config(&r[i], &w[i]);
+    free(w);
+    free(r);
+    char *a = attr_of(merged, "spec"), *b = attr_of(whole, "spec");
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+    a = attr_of(merged, "shard");
+    ck_assert_str_eq(a, "merged");
+    free(a);
+    a = attr_of(merged, "end_time");
+    ck_assert_msg(strlen(a) == 20, "end_time = %s", a);
+    free(a);
+
+    /* An existing output without --overwrite, duplicates, other specs: refused. */
+    ck_assert_int_eq(run_merge(m), 2);
+    ck_assert_msg(file_contains(log_path(), "--overwrite"), "existing output");
+    const char *dup[] = { "--overwrite", merged, s0, s0, NULL };
+    ck_assert_int_eq(run_merge(dup), 2);
+    ck_assert_msg(file_contains(log_path(), "overlap"), "duplicates should be named");
+    const char *dup2[] = { "--overwrite", merged, whole, s1, NULL };
+    ck_assert_int_eq(run_merge(dup2), 2);
+    const char *other_args[] = { "--mode", "dense", "--datasets", "gaussian", "--k", "8", "--shapes", "8x8",
+                                 "--methods", "srht", "--sketch-dims", "4", "--reps", "1", "--out", other, NULL };
+    ck_assert_int_eq(run_sweep(other_args), 0);
+    const char *mixed[] = { "--overwrite", merged, s0, other, NULL };
+    ck_assert_int_eq(run_merge(mixed), 2);
+    ck_assert_msg(file_contains(log_path(), "different specs"), "mismatched specs should be named");
+    const char *self[] = { s0, s0, NULL };
+    ck_assert_int_eq(run_merge(self), 2);
+    const char *none[] = { merged, NULL };
+    ck_assert_int_eq(run_merge(none), 2);
 }
 END_TEST
 
@@ -578,6 +1107,11 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_sweep_rejects_bad_command_lines);
     tcase_add_test(tc, test_sweep_help);
     tcase_add_test(tc, test_sweep_missing_fashion_mnist);
+    tcase_add_test(tc, test_sweep_spec_good);
+    tcase_add_test(tc, test_sweep_spec_bad);
+    tcase_add_test(tc, test_sweep_shards_cover_grid);
+    tcase_add_test(tc, test_sweep_resume_after_kill);
+    tcase_add_test(tc, test_sweep_merge_shards);
     suite_add_tcase(s, tc);
     return s;
 }

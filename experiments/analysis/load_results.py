@@ -1,14 +1,24 @@
 """Load the HDF5 results file written by sketchmm_sweep.
 
+The three lines (run with /usr/bin/python3, which has h5py and numpy; from
+the repository root)::
+
+    import sys; sys.path.insert(0, "experiments/analysis")
+    from load_results import load_results
+    t = load_results("results/sweep.h5"); print(t)
+
 The file holds one table, ``/results`` (one row per configuration: mode
 ("dense" or "topk"), method, dataset, m, n, k, bits, sketch_dim, topk,
 candidates, seed, threads, isa, status, exact_seconds, approx_seconds, speedup,
 nmse, rel_fro_error, max_abs_error (dense rows), recall, recall_index,
-max_value_error (top-k rows), alignment; a field a mode does not measure is
-NaN or 0), and attributes on the root group describing the run
-(library_version, git_commit, isa, exact_kernel, hamming_kernel, threads,
-cpu_model, dataset, seed, created, modes, methods, ...). Fixed-length byte
-strings are decoded to ``str``.
+max_value_error (top-k rows), alignment, and whatever newer sweeps add, such
+as config_hash, config_index, bytes_per_vector, encode_b_seconds,
+rest_seconds, recall_at_1/10/100; a field a mode does not measure is NaN or
+0), and attributes on the root group describing the run (library_version,
+git_commit, isa, exact_kernel, hamming_kernel, threads, cpu_model, dataset,
+seed, created, modes, methods, ...). Every field the file has is loaded; none
+beyond those of the first sweeps is required. Fixed-length byte strings are
+decoded to ``str``.
 
 Two columns are derived on loading: ``size`` (bits for the sketch families,
 sketch_dim for the classical methods) and ``size_name`` ("bits" or
@@ -16,15 +26,15 @@ sketch_dim for the classical methods) and ``size_name`` ("bits" or
 field) load with the missing fields filled in: mode "dense", sketch_dim,
 topk and candidates 0, recall, recall_index and max_value_error NaN.
 
-Usage (with /usr/bin/python3, which has h5py and numpy)::
+More::
 
-    import sys
-    sys.path.insert(0, "experiments/analysis")
-    from load_results import load_results, load_attributes, format_table
+    from load_results import load_results, load_attributes, format_table, select
 
     table = load_results("results/sweep.h5")   # a pandas.DataFrame when pandas
-                                               # is importable, else a dict of
-                                               # numpy arrays (column -> array)
+                                               # is importable, else a
+                                               # ResultsTable: a dict of numpy
+                                               # arrays (column -> array) that
+                                               # prints as a table
     print(table["size"], table["speedup"], table["nmse"])
     print(format_table(table))                 # works for both kinds
     dense = select(table, mode="dense")        # rows of one mode (either kind)
@@ -44,7 +54,7 @@ import sys
 import h5py
 import numpy as np
 
-__all__ = ["load_results", "load_attributes", "format_table", "num_rows", "select"]
+__all__ = ["load_results", "load_attributes", "format_table", "num_rows", "select", "ResultsTable"]
 
 # Fields added after the first sweeps, with the value they take in older files.
 _DEFAULTS = {
@@ -69,11 +79,22 @@ def _decode(value):
     return value
 
 
+class ResultsTable(dict):
+    """The table without pandas: column name -> numpy array, all of one length.
+    A plain dict otherwise; printing it shows format_table()."""
+
+    def __str__(self):
+        return format_table(self)
+
+    def __repr__(self):
+        return f"{format_table(self)}\n[{num_rows(self)} rows; columns: {', '.join(self)}]"
+
+
 def _columns(path):
-    """The /results table as an ordered dict of numpy arrays, strings decoded."""
+    """The /results table as a ResultsTable of numpy arrays, strings decoded."""
     with h5py.File(path, "r") as f:
         data = f["results"][...]
-    columns = {}
+    columns = ResultsTable()
     for name in data.dtype.names:
         column = data[name]
         if column.dtype.kind == "S":
@@ -132,7 +153,7 @@ def select(table, **equal):
         mask &= np.asarray(table[name]) == value
     if hasattr(table, "columns") and hasattr(table, "loc"):
         return table.loc[mask].reset_index(drop=True)
-    return {name: np.asarray(column)[mask] for name, column in table.items()}
+    return ResultsTable((name, np.asarray(column)[mask]) for name, column in table.items())
 
 
 # (column, header, width, format spec), per mode
@@ -157,6 +178,9 @@ _MODE_COLUMNS = {
     "topk": _COMMON_HEAD + [("candidates", "cand", 6, "d")] + _COMMON_TAIL + [
         ("recall", "recall", 7, ".4f"),
         ("recall_index", "rec_idx", 7, ".4f"),
+        ("recall_at_1", "r@1", 6, ".3f"),
+        ("recall_at_10", "r@10", 6, ".3f"),
+        ("recall_at_100", "r@100", 6, ".3f"),
         ("max_value_error", "max_val_err", 11, ".2e"),
         ("alignment", "align", 7, ".4f"),
         ("status", "status", 6, "d"),
@@ -164,8 +188,30 @@ _MODE_COLUMNS = {
 }
 
 
+# Columns that tell the contexts of a sweep apart (dataset, shape, seed,
+# threads); a table shows those that take more than one value.
+CONTEXT_COLUMNS = ["dataset", "m", "n", "k", "seed", "threads"]
+_CONTEXT_FORMATS = {"dataset": ("dataset", 14, "<s")}
+
+
+def varying_columns(table, names=CONTEXT_COLUMNS):
+    """The columns of `names` present in the table with more than one value."""
+    return [name for name in names
+            if name in table and len(set(np.asarray(table[name]).tolist())) > 1]
+
+
+def _shown(table, column):
+    """Whether a column is worth a place: present, and not NaN throughout
+    (columns such as recall_at_100 are NaN when a sweep's topk is smaller)."""
+    if column not in table:
+        return False
+    values = np.asarray(table[column])
+    return values.dtype.kind != "f" or not np.isnan(values).all()
+
+
 def _format_rows(table, columns):
-    columns = [c for c in columns if c[0] in table]
+    context = [(name,) + _CONTEXT_FORMATS.get(name, (name, 8, "d")) for name in varying_columns(table)]
+    columns = context + [c for c in columns if _shown(table, c[0])]
     header = " ".join(h.ljust(w) if spec.startswith("<") else h.rjust(w)
                       for _, h, w, spec in columns)
     lines = [header, "-" * len(header)]

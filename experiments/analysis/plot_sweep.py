@@ -4,14 +4,21 @@
 Usage:
     /usr/bin/python3 experiments/analysis/plot_sweep.py results/sweep.h5 [-o plot.png]
 
-Prints the tables, then draws one panel per mode present in the file:
+Prints the tables, then draws one panel per mode and context present in the
+file (a context: dataset, shape, k, threads and top-k; a sweep over several
+seeds shows the median over the seeds of each configuration):
   (a) dense: NMSE (log scale) against speedup over exact_sgemm (log scale),
       one line per method through its sizes, each point labelled with its
       size (bits, or s for the sketch dimension of the classical methods);
   (b) top-k: recall@K against speedup over exact_topk (log scale), one line
       per (method, size) through its candidate counts (more candidates: more
       recall, less speed), labelled with the size at its fastest point.
-Each method keeps one colour and marker in both panels; a dashed vertical
+In every panel the Pareto front over all methods is marked: the
+configurations no other configuration beats on both speed and accuracy
+(higher speedup and lower NMSE, resp. higher speedup and higher recall) are
+ringed in black and joined by a thick grey staircase, the best accuracy
+reachable at each speedup.
+Each method keeps one colour and marker in every panel; a dashed vertical
 line marks speedup 1 (as fast as the exact call). The title gives the data
 set, shapes, threads and ISA path. The PNG goes next to the results file
 (same name, .png) unless -o says otherwise. Needs h5py, numpy and matplotlib
@@ -31,7 +38,7 @@ import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load_results import format_table, load_attributes, load_results, num_rows, select  # noqa: E402
+from load_results import format_table, load_attributes, load_results, num_rows  # noqa: E402
 
 # The methods in the order of sketchmm/approx.h, each with one colour and marker.
 METHODS = ["simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
@@ -53,11 +60,85 @@ def _col(table, name, dtype=None):
     return np.asarray(table[name], dtype=dtype)
 
 
+def _arrays(table):
+    """A table of either kind (DataFrame or ResultsTable) as a dict of numpy arrays."""
+    return {name: np.asarray(table[name]) for name in table}
+
+
+def _take(rows, mask):
+    return {name: column[mask] for name, column in rows.items()}
+
+
 def _ok(table, metric):
     status = _col(table, "status")
     speedup = _col(table, "speedup", float)
     value = _col(table, metric, float)
     return (status == 0) & np.isfinite(speedup) & (speedup > 0) & np.isfinite(value)
+
+
+# A panel shows the rows of one mode that share these fields.
+CONTEXT_FIELDS = ("dataset", "m", "n", "k", "threads", "topk")
+
+
+def contexts(rows):
+    """[(values, mask)]: the distinct contexts of a mode's rows, in file order."""
+    fields = [f for f in CONTEXT_FIELDS if f in rows]
+    keys = list(zip(*(rows[f].tolist() for f in fields))) if fields else [()] * len(rows["mode"])
+    out = []
+    for key in dict.fromkeys(keys):
+        mask = np.array([k == key for k in keys], dtype=bool)
+        out.append((dict(zip(fields, key)), mask))
+    return out
+
+
+def median_over_seeds(rows, metric, group=("method", "size", "size_name", "candidates")):
+    """The successful rows with one point per configuration: rows that differ
+    only in their seed become one, with the median speedup and metric."""
+    ok = _ok(rows, metric)
+    if metric == "nmse":
+        ok &= _col(rows, "nmse", float) > 0  # log axis
+    rows = _take(rows, ok)
+    group = [g for g in group if g in rows]
+    keys = list(zip(*(rows[g].tolist() for g in group)))
+    points = {g: [] for g in group}
+    points.update(speedup=[], value=[], seeds=[])
+    for key in dict.fromkeys(keys):
+        sel = np.array([k == key for k in keys], dtype=bool)
+        for g, v in zip(group, key):
+            points[g].append(v)
+        points["speedup"].append(float(np.median(rows["speedup"][sel])))
+        points["value"].append(float(np.median(rows[metric][sel].astype(float))))
+        points["seeds"].append(int(sel.sum()))
+    return {name: np.asarray(values) for name, values in points.items()}, rows
+
+
+def pareto_front(speedup, value, higher_is_better):
+    """Indices of the points no other point dominates, by increasing speedup.
+
+    A point is dominated when another has a speedup at least as high and a
+    value at least as good (higher when higher_is_better, else lower), one of
+    the two strictly; of identical points one is kept."""
+    speedup = np.asarray(speedup, dtype=float)
+    key = -np.asarray(value, dtype=float) if higher_is_better else np.asarray(value, dtype=float)
+    front, best = [], np.inf
+    for i in np.lexsort((key, -speedup)):  # fastest first, the better value first among equals
+        if key[i] < best:
+            front.append(i)
+            best = key[i]
+    return np.asarray(front[::-1], dtype=int)
+
+
+def _draw_front(ax, speedup, value, higher_is_better):
+    """The Pareto front: a thick grey staircase (the best value reachable at
+    each speedup or faster) and its points ringed."""
+    front = pareto_front(speedup, value, higher_is_better)
+    if len(front) == 0:
+        return front
+    x, y = speedup[front], value[front]
+    ax.step(x, y, where="pre", color="0.55", linewidth=6, alpha=0.45, zorder=2,
+            solid_capstyle="round", label="Pareto front")
+    ax.scatter(x, y, s=150, facecolors="none", edgecolors="0.1", linewidths=1.4, zorder=5)
+    return front
 
 
 def _speedup_axis(ax, speedups):
@@ -82,70 +163,80 @@ def _no_data(ax):
             ha="center", va="center")
 
 
-def _footer(ax, rows, ok, attrs, reps_attr, exact_name):
-    exact_s = _col(rows, "exact_seconds", float)[ok]
+def _footer(ax, rows, attrs, reps_attr, exact_name, seeds):
+    exact_s = _col(rows, "exact_seconds", float)
     lo, hi = exact_s.min(), exact_s.max()
     exact_text = f"{lo:.3g} s" if np.isclose(lo, hi, rtol=0.02) else f"{lo:.3g} to {hi:.3g} s"
-    align = float(_col(rows, "alignment", float)[ok][0])
+    align = _col(rows, "alignment", float)
+    align_lo, align_hi = np.nanmin(align), np.nanmax(align)
+    align_text = f"{align_lo:.3f}" if np.isclose(align_lo, align_hi, rtol=1e-3) else \
+        f"{align_lo:.3f} to {align_hi:.3f}"
     reps = attrs.get(reps_attr, attrs.get("reps", "?"))
-    ax.text(0.02, 0.02, f"{exact_name} {exact_text} (medians of {reps} runs)\n"
-            f"alignment ||AB||_F / (||A||_F ||B||_F) = {align:.3f}",
+    seed_text = f"each point the median over {seeds} seeds\n" if seeds > 1 else ""
+    ax.text(0.02, 0.02, f"{exact_name} {exact_text} (medians of {reps} runs)\n{seed_text}"
+            f"alignment ||AB||_F / (||A||_F ||B||_F) = {align_text}",
             transform=ax.transAxes, fontsize=8, color="0.25")
 
 
-def plot_dense(ax, rows, attrs):
-    ok = _ok(rows, "nmse") & (_col(rows, "nmse", float) > 0)
-    methods = _col(rows, "method")
-    speedup, nmse = _col(rows, "speedup", float), _col(rows, "nmse", float)
-    sizes, size_names = _col(rows, "size"), _col(rows, "size_name")
-    for method in [m for m in METHODS if m in set(methods[ok])] + \
-            sorted(set(methods[ok]) - set(METHODS)):
-        sel = np.flatnonzero(ok & (methods == method))
-        sel = sel[np.argsort(sizes[sel])]
+def _methods_in(points):
+    present = set(points["method"].tolist())
+    return [m for m in METHODS if m in present] + sorted(present - set(METHODS))
+
+
+def _context_title(context):
+    return context.get("dataset", "?")
+
+
+def plot_dense(ax, rows, attrs, letter="a", context=None):
+    points, ok_rows = median_over_seeds(rows, "nmse")
+    speedup, nmse = points["speedup"], points["value"]
+    for method in _methods_in(points):
+        sel = np.flatnonzero(points["method"] == method)
+        sel = sel[np.argsort(points["size"][sel])]
         ax.plot(speedup[sel], nmse[sel], markersize=6, linewidth=1.4, label=method, zorder=3,
                 **_style(method))
         for i in sel:
-            ax.annotate(_size_label(size_names[i], sizes[i]), (speedup[i], nmse[i]),
+            ax.annotate(_size_label(points["size_name"][i], points["size"][i]), (speedup[i], nmse[i]),
                         textcoords="offset points", xytext=(4, 3), fontsize=6.5, color="0.2",
                         zorder=4)
-    _speedup_axis(ax, speedup[ok])
+    _draw_front(ax, speedup, nmse, higher_is_better=False)
+    _speedup_axis(ax, speedup)
     ax.set_yscale("log")
-    if ok.any():
-        ax.set_ylim(nmse[ok].min() / 2.0, nmse[ok].max() * 2.0)
-        _footer(ax, rows, ok, attrs, "reps", "exact_sgemm")
+    if len(speedup):
+        ax.set_ylim(nmse.min() / 2.0, nmse.max() * 2.0)
+        _footer(ax, ok_rows, attrs, "reps", "exact_sgemm", int(points["seeds"].max()))
     else:
         _no_data(ax)
     m, n, k = (int(_col(rows, c)[0]) for c in ("m", "n", "k"))
-    ax.set_title(f"(a) dense: C = A B, ({m} x {k}) * ({k} x {n})", fontsize=10)
+    where = f"{_context_title(context)}: " if context else ""
+    ax.set_title(f"({letter}) dense, {where}C = A B, ({m} x {k}) * ({k} x {n})", fontsize=10)
     ax.set_xlabel("speedup over exact_sgemm (exact time / approx_sgemm time)")
     ax.set_ylabel("NMSE = mean((Y - Yhat)^2) / var(Y)")
     ax.legend(title="method", loc="upper right", fontsize=8, title_fontsize=8)
 
 
-def plot_topk(ax, rows, attrs):
-    ok = _ok(rows, "recall")
-    methods = _col(rows, "method")
-    speedup, recall = _col(rows, "speedup", float), _col(rows, "recall", float)
-    sizes, size_names = _col(rows, "size"), _col(rows, "size_name")
-    cands = _col(rows, "candidates")
-    for method in [m for m in METHODS if m in set(methods[ok])] + \
-            sorted(set(methods[ok]) - set(METHODS)):
+def plot_topk(ax, rows, attrs, letter="b", context=None):
+    points, ok_rows = median_over_seeds(rows, "recall")
+    speedup, recall = points["speedup"], points["value"]
+    sizes, cands = points["size"], points.get("candidates", np.zeros(len(speedup), dtype=int))
+    for method in _methods_in(points):
         style = _style(method)
-        for j, size in enumerate(sorted(set(sizes[ok & (methods == method)]))):
-            sel = np.flatnonzero(ok & (methods == method) & (sizes == size))
+        for j, size in enumerate(sorted(set(sizes[points["method"] == method].tolist()))):
+            sel = np.flatnonzero((points["method"] == method) & (sizes == size))
             sel = sel[np.argsort(cands[sel])]
             ax.plot(speedup[sel], recall[sel], markersize=5, linewidth=1.2, zorder=3,
                     linestyle=SIZE_LINESTYLES[j % len(SIZE_LINESTYLES)],
                     label=method if j == 0 else None, **style)
             first = sel[0]  # fewest candidates: the fastest end of the line
-            ax.annotate(_size_label(size_names[first], size), (speedup[first], recall[first]),
+            ax.annotate(_size_label(points["size_name"][first], size), (speedup[first], recall[first]),
                         textcoords="offset points", xytext=(4, -8), fontsize=6.5,
                         color=style["color"], zorder=4)
-    _speedup_axis(ax, speedup[ok])
-    ax.set_ylim(min(0.0, np.nanmin(recall[ok]) if ok.any() else 0.0), 1.05)
-    if ok.any():
-        _footer(ax, rows, ok, attrs, "topk_reps", "exact_topk")
-        c = sorted(set(cands[ok]))
+    _draw_front(ax, speedup, recall, higher_is_better=True)
+    _speedup_axis(ax, speedup)
+    ax.set_ylim(min(0.0, np.min(recall)) if len(recall) else 0.0, 1.05)
+    if len(speedup):
+        _footer(ax, ok_rows, attrs, "topk_reps", "exact_topk", int(points["seeds"].max()))
+        c = sorted(set(cands.tolist()))
         ax.text(0.98, 0.02, f"candidates per query: {', '.join(str(v) for v in c)}\n"
                 "one line per (method, size), sizes solid < dashed < dotted;\n"
                 "more candidates: more recall, further left",
@@ -153,7 +244,9 @@ def plot_topk(ax, rows, attrs):
     else:
         _no_data(ax)
     m, n, k, topk = (int(_col(rows, c)[0]) for c in ("m", "n", "k", "topk"))
-    ax.set_title(f"(b) top-{topk}: {m} queries x {n} database vectors, k = {k}", fontsize=10)
+    where = f"{_context_title(context)}: " if context else ""
+    ax.set_title(f"({letter}) top-{topk}, {where}{m} queries x {n} database vectors, k = {k}",
+                 fontsize=10)
     ax.set_xlabel("speedup over exact_topk (exact time / approx_topk time)")
     ax.set_ylabel(f"recall@{topk} (value-based)")
     ax.legend(title="method", loc="center left", fontsize=8, title_fontsize=8)
@@ -177,19 +270,36 @@ def _title(table, attrs):
     return ", ".join(parts) + ("\n" + ", ".join(machine) if machine else "")
 
 
+def panels(table):
+    """[(mode, context, rows)]: one panel per mode and context, dense first."""
+    rows = _arrays(table)
+    out = []
+    for mode in ("dense", "topk"):
+        mode_rows = _take(rows, _col(rows, "mode") == mode)
+        if num_rows(mode_rows) == 0:
+            continue
+        found = contexts(mode_rows)
+        for context, mask in found:
+            out.append((mode, context if len(found) > 1 else None, _take(mode_rows, mask)))
+    return out
+
+
 def plot(table, attrs, output):
-    modes = [m for m in ("dense", "topk") if (np.asarray(table["mode"]) == m).any()]
-    if not modes:
-        modes = ["dense"]
-    fig, axes = plt.subplots(1, len(modes), figsize=(7.5 * len(modes), 6.2), dpi=120, squeeze=False)
-    for ax, mode in zip(axes[0], modes):
-        rows = select(table, mode=mode)
-        if num_rows(rows) == 0:
-            _no_data(ax)
-        elif mode == "dense":
-            plot_dense(ax, rows, attrs)
+    todo = panels(table) if num_rows(table) else []
+    ncols = min(2, max(1, len(todo)))
+    nrows = max(1, (len(todo) + ncols - 1) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(7.5 * ncols, 6.2 * nrows), dpi=120, squeeze=False)
+    axes = axes.ravel()
+    for i, (mode, context, rows) in enumerate(todo):
+        letter = chr(ord("a") + i)
+        if mode == "dense":
+            plot_dense(axes[i], rows, attrs, letter, context)
         else:
-            plot_topk(ax, rows, attrs)
+            plot_topk(axes[i], rows, attrs, letter, context)
+    if not todo:
+        _no_data(axes[0])
+    for ax in axes[len(todo) if todo else 1:]:
+        ax.set_visible(False)
     fig.suptitle(_title(table, attrs), fontsize=9.5)
     fig.tight_layout()
     fig.savefig(output)

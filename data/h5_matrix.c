@@ -1,0 +1,292 @@
+/*
+ * h5_matrix.c - 2-D numeric datasets of HDF5 files read as float matrices:
+ * the public loader (dataset_load_h5_matrix and friends, data/dataset.h) and
+ * the reading shared with ann_benchmark.c (data/h5_internal.h).
+ */
+#include "data/dataset.h"
+#include "data/data_internal.h"
+#include "data/h5_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void h5_quiet_begin(h5_quiet *q)
+{
+    q->func = NULL;
+    q->data = NULL;
+    H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+void h5_quiet_end(const h5_quiet *q)
+{
+    H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
+}
+
+smm_status h5_open_read(const char *file, hid_t *fid, char *msg, size_t msg_size)
+{
+    *fid = H5I_INVALID_HID;
+    if (access(file, R_OK) != 0) {
+        dataset_msg(msg, msg_size, "cannot open %s: %s", file, strerror(errno));
+        return SMM_ERR_IO;
+    }
+    *fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (*fid < 0) {
+        *fid = H5I_INVALID_HID;
+        dataset_msg(msg, msg_size, "%s: not a readable HDF5 file (not HDF5, truncated or corrupt)", file);
+        return SMM_ERR_BAD_FORMAT;
+    }
+    return SMM_OK;
+}
+
+/*
+ * Whether every link of the absolute path exists ("/a", "/a/b", ...), so a
+ * missing group and a missing dataset both read as "no such path".
+ */
+static int path_exists(hid_t fid, const char *path)
+{
+    size_t len = strlen(path);
+    char *prefix = malloc(len + 1);
+    if (prefix == NULL)
+        return 0;
+    memcpy(prefix, path, len + 1);
+    int ok = len > 1 && path[0] == '/';
+    for (size_t i = 1; ok && i <= len; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        prefix[i] = '\0';
+        ok = H5Lexists(fid, prefix, H5P_DEFAULT) > 0;
+        prefix[i] = path[i];
+    }
+    free(prefix);
+    return ok;
+}
+
+/* A name for an HDF5 type class, for messages. */
+static const char *class_name(H5T_class_t cls)
+{
+    switch (cls) {
+    case H5T_INTEGER:   return "integer";
+    case H5T_FLOAT:     return "floating-point";
+    case H5T_TIME:      return "time";
+    case H5T_STRING:    return "string";
+    case H5T_BITFIELD:  return "bitfield";
+    case H5T_OPAQUE:    return "opaque";
+    case H5T_COMPOUND:  return "compound";
+    case H5T_REFERENCE: return "reference";
+    case H5T_ENUM:      return "enum";
+    case H5T_VLEN:      return "variable-length";
+    case H5T_ARRAY:     return "array";
+    default:            return "unknown";
+    }
+}
+
+smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matrix *m,
+                          char *msg, size_t msg_size)
+{
+    m->id = H5I_INVALID_HID;
+    m->rows = m->cols = 0;
+    m->cls = H5T_NO_CLASS;
+    m->file = file;
+    m->path = path;
+    if (!path_exists(fid, path)) {
+        dataset_msg(msg, msg_size, "%s: no dataset %s in the file%s", file, path,
+                    path[0] == '/' ? "" : " (paths start with '/')");
+        return SMM_ERR_BAD_FORMAT;
+    }
+    hid_t obj = H5Oopen(fid, path, H5P_DEFAULT);
+    if (obj < 0) {
+        dataset_msg(msg, msg_size, "%s: cannot open %s (corrupt file?)", file, path);
+        return SMM_ERR_BAD_FORMAT;
+    }
+    if (H5Iget_type(obj) != H5I_DATASET) {
+        H5Oclose(obj);
+        dataset_msg(msg, msg_size, "%s: %s is not a dataset (a group?)", file, path);
+        return SMM_ERR_BAD_FORMAT;
+    }
+    m->id = obj;
+
+    hid_t space = H5Dget_space(m->id);
+    int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+    hsize_t dims[2] = { 0, 0 };
+    if (rank == 2)
+        H5Sget_simple_extent_dims(space, dims, NULL);
+    if (space >= 0)
+        H5Sclose(space);
+    if (rank != 2) {
+        if (rank < 0)
+            dataset_msg(msg, msg_size, "%s: cannot read the shape of %s (corrupt file?)", file, path);
+        else
+            dataset_msg(msg, msg_size, "%s: %s has %d dimension%s, a matrix needs 2 (rows x columns)",
+                        file, path, rank, rank == 1 ? "" : "s");
+        h5_matrix_close(m);
+        return SMM_ERR_BAD_FORMAT;
+    }
+    if (dims[0] > (hsize_t)INT64_MAX || dims[1] > (hsize_t)INT64_MAX) {
+        dataset_msg(msg, msg_size, "%s: %s is too large", file, path);
+        h5_matrix_close(m);
+        return SMM_ERR_OVERFLOW;
+    }
+    m->rows = (int64_t)dims[0];
+    m->cols = (int64_t)dims[1];
+
+    hid_t type = H5Dget_type(m->id);
+    m->cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
+    if (type >= 0)
+        H5Tclose(type);
+    if (m->cls != H5T_INTEGER && m->cls != H5T_FLOAT) {
+        dataset_msg(msg, msg_size, "%s: %s has %s values; expected floating-point (float32, float64) or integers",
+                    file, path, class_name(m->cls));
+        h5_matrix_close(m);
+        return SMM_ERR_BAD_FORMAT;
+    }
+    return SMM_OK;
+}
+
+void h5_matrix_close(h5_matrix *m)
+{
+    if (m->id >= 0)
+        H5Dclose(m->id);
+    m->id = H5I_INVALID_HID;
+}
+
+smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void *buf,
+                          char *msg, size_t msg_size)
+{
+    if (rows == 0 || m->cols == 0)
+        return SMM_OK;
+    hsize_t start[2] = { 0, 0 }, count[2] = { (hsize_t)rows, (hsize_t)m->cols };
+    hid_t fspace = H5Dget_space(m->id);
+    hid_t mspace = H5Screate_simple(2, count, NULL);
+    herr_t err = (fspace < 0 || mspace < 0) ? -1 : 0;
+    if (err >= 0)
+        err = H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
+    if (err >= 0)
+        err = H5Dread(m->id, mem_type, mspace, fspace, H5P_DEFAULT, buf);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (err < 0) {
+        dataset_msg(msg, msg_size, "%s: cannot read rows 0..%lld of %s (truncated or corrupt file, "
+                    "or values that do not convert)", m->file, (long long)rows - 1, m->path);
+        return SMM_ERR_BAD_FORMAT;
+    }
+    return SMM_OK;
+}
+
+smm_status h5_matrix_load_floats(const h5_matrix *m, int64_t max_rows, dataset_matrix *out,
+                                 char *msg, size_t msg_size)
+{
+    dataset_matrix_clear(out);
+    int64_t rows = (max_rows > 0 && max_rows < m->rows) ? max_rows : m->rows;
+    smm_status s = dataset_matrix_alloc(rows, m->cols, out);
+    if (s != SMM_OK) {
+        dataset_msg(msg, msg_size, "%s: %s: %s for %lld x %lld floats", m->file, m->path,
+                    smm_status_str(s), (long long)rows, (long long)m->cols);
+        return s;
+    }
+    s = h5_matrix_read(m, rows, H5T_NATIVE_FLOAT, out->data, msg, msg_size);
+    for (int64_t t = 0; s == SMM_OK && t < rows * m->cols; t++) {
+        if (!isfinite(out->data[t])) {
+            dataset_msg(msg, msg_size, "%s: %s(%lld, %lld) = %g is not a finite float", m->file, m->path,
+                        (long long)(t / m->cols), (long long)(t % m->cols), (double)out->data[t]);
+            s = SMM_ERR_BAD_FORMAT;
+        }
+    }
+    if (s != SMM_OK)
+        dataset_matrix_free(out);
+    return s;
+}
+
+smm_status dataset_h5_split_spec(const char *spec, char *file, size_t file_size,
+                                 const char **path)
+{
+    if (spec == NULL || file == NULL || path == NULL)
+        return SMM_ERR_NULL_POINTER;
+    const char *sep = strstr(spec, ":/");
+    if (sep == NULL || sep == spec)
+        return SMM_ERR_BAD_ARGUMENT;
+    size_t len = (size_t)(sep - spec);
+    if (len >= file_size)
+        return SMM_ERR_OVERFLOW;
+    memcpy(file, spec, len);
+    file[len] = '\0';
+    *path = sep + 1;
+    return SMM_OK;
+}
+
+/*
+ * Open file and its dataset path; on SMM_OK the caller closes *m and *fid.
+ * Expects the caller to have switched error printing off.
+ */
+static smm_status open_matrix(const char *file, const char *path, hid_t *fid, h5_matrix *m,
+                              char *msg, size_t msg_size)
+{
+    m->id = H5I_INVALID_HID;
+    smm_status s = h5_open_read(file, fid, msg, msg_size);
+    if (s != SMM_OK)
+        return s;
+    s = h5_matrix_open(*fid, file, path, m, msg, msg_size);
+    if (s != SMM_OK) {
+        H5Fclose(*fid);
+        *fid = H5I_INVALID_HID;
+    }
+    return s;
+}
+
+smm_status dataset_h5_matrix_shape(const char *file, const char *path,
+                                   int64_t *rows, int64_t *cols,
+                                   char *msg, size_t msg_size)
+{
+    if (rows != NULL)
+        *rows = 0;
+    if (cols != NULL)
+        *cols = 0;
+    if (file == NULL || path == NULL || rows == NULL || cols == NULL) {
+        dataset_msg(msg, msg_size, "dataset_h5_matrix_shape: NULL argument");
+        return SMM_ERR_NULL_POINTER;
+    }
+    h5_quiet q;
+    h5_quiet_begin(&q);
+    hid_t fid;
+    h5_matrix m;
+    smm_status s = open_matrix(file, path, &fid, &m, msg, msg_size);
+    if (s == SMM_OK) {
+        *rows = m.rows;
+        *cols = m.cols;
+        h5_matrix_close(&m);
+        H5Fclose(fid);
+    }
+    h5_quiet_end(&q);
+    return s;
+}
+
+smm_status dataset_load_h5_matrix(const char *file, const char *path, int64_t max_rows,
+                                  dataset_matrix *out, char *msg, size_t msg_size)
+{
+    dataset_matrix_clear(out);
+    if (file == NULL || path == NULL || out == NULL) {
+        dataset_msg(msg, msg_size, "dataset_load_h5_matrix: NULL argument");
+        return SMM_ERR_NULL_POINTER;
+    }
+    if (max_rows < 0) {
+        dataset_msg(msg, msg_size, "dataset_load_h5_matrix: negative max_rows");
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    h5_quiet q;
+    h5_quiet_begin(&q);
+    hid_t fid;
+    h5_matrix m;
+    smm_status s = open_matrix(file, path, &fid, &m, msg, msg_size);
+    if (s == SMM_OK) {
+        s = h5_matrix_load_floats(&m, max_rows, out, msg, msg_size);
+        h5_matrix_close(&m);
+        H5Fclose(fid);
+    }
+    h5_quiet_end(&q);
+    return s;
+}

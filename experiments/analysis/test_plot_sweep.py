@@ -1,0 +1,204 @@
+#!/usr/bin/python3
+"""Tests of the analysis scripts on small results files written here with h5py.
+
+    /usr/bin/python3 experiments/analysis/test_plot_sweep.py [WORKDIR]
+
+Checks that load_results.py loads files of the current layout (every field,
+newer ones such as config_hash and recall_at_10 included) and of older sweeps
+(missing fields filled in), that the Pareto front is right on known points,
+and that plot_sweep.py, run as a program, writes a non-empty PNG. WORKDIR
+(default: a temporary directory) receives the files. Exits 77 (ctest's skip
+code) when h5py, numpy or matplotlib cannot be imported.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+try:
+    import h5py
+    import matplotlib  # noqa: F401
+    import numpy as np
+except ImportError as e:  # pragma: no cover - depends on the machine
+    print(f"skipped: {e} (install python3-h5py, python3-numpy, python3-matplotlib)")
+    sys.exit(77)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from load_results import ResultsTable, format_table, load_attributes, load_results, num_rows, select  # noqa: E402
+from plot_sweep import pareto_front  # noqa: E402
+
+WORKDIR = None
+
+# The fields of a current results file, in results_h5.h order.
+FIELDS = [("config_hash", "<u8"), ("config_index", "<i8"), ("mode", "S8"), ("method", "S24"),
+          ("dataset", "S32"), ("m", "<i8"), ("n", "<i8"), ("k", "<i8"), ("bits", "<i4"),
+          ("sketch_dim", "<i4"), ("bytes_per_vector", "<i8"), ("topk", "<i4"), ("candidates", "<i4"),
+          ("seed", "<u8"), ("threads", "<i4"), ("isa", "S16"), ("status", "<i4"),
+          ("exact_seconds", "<f8"), ("approx_seconds", "<f8"), ("encode_b_seconds", "<f8"),
+          ("rest_seconds", "<f8"), ("speedup", "<f8"), ("nmse", "<f8"), ("rel_fro_error", "<f8"),
+          ("max_abs_error", "<f8"), ("recall", "<f8"), ("recall_index", "<f8"),
+          ("max_value_error", "<f8"), ("recall_at_1", "<f8"), ("recall_at_10", "<f8"),
+          ("recall_at_100", "<f8"), ("alignment", "<f8")]
+
+
+def _row(**values):
+    row = {name: (np.nan if kind == "<f8" else (b"" if kind.startswith("S") else 0)) for name, kind in FIELDS}
+    row.update(values)
+    return tuple(row[name] for name, _ in FIELDS)
+
+
+def write_current(path):
+    """Dense rows on two datasets and two seeds (one failed row), top-k rows on one."""
+    rows = []
+    index = 0
+    for dataset, scale in ((b"gaussian", 1.0), (b"digits", 0.5)):
+        for seed in (1, 2):
+            for method, bits, dim in ((b"simhash", 64, 0), (b"simhash", 256, 0), (b"srht", 0, 16),
+                                      (b"srht", 0, 64)):
+                size = bits or 4 * dim
+                rows.append(_row(config_hash=1000 + index, config_index=index, mode=b"dense", method=method,
+                                 dataset=dataset, m=32, n=32, k=16, bits=bits, sketch_dim=dim, seed=seed,
+                                 threads=1, isa=b"avx2", exact_seconds=0.01,
+                                 approx_seconds=0.01 * size / 256.0, speedup=256.0 / size * scale,
+                                 nmse=scale * 8.0 / size * (1.0 + 0.1 * seed), alignment=0.3))
+                index += 1
+    rows.append(_row(config_index=index, mode=b"dense", method=b"countsketch", dataset=b"gaussian", m=32,
+                     n=32, k=16, sketch_dim=8, seed=1, threads=1, status=3))
+    index += 1
+    for method, bits, dim in ((b"simhash", 256, 0), (b"gaussian_projection", 0, 64)):
+        for cands in (20, 40, 80):
+            rows.append(_row(config_index=index, mode=b"topk", method=method, dataset=b"gaussian", m=16,
+                             n=200, k=16, bits=bits, sketch_dim=dim, topk=10, candidates=cands, seed=1,
+                             threads=1, isa=b"avx2", exact_seconds=0.02, approx_seconds=0.0002 * cands,
+                             speedup=100.0 / cands, recall=min(1.0, cands / 100.0 + (0.3 if bits else 0.2)),
+                             recall_index=0.5, recall_at_1=1.0, recall_at_10=0.6, alignment=0.2))
+            index += 1
+    with h5py.File(path, "w") as f:
+        f.create_dataset("results", data=np.array(rows, dtype=FIELDS))
+        f.attrs["dataset"] = "gaussian,digits"
+        f.attrs["isa"] = "avx2"
+        f.attrs["threads"] = 1
+        f.attrs["reps"] = 3
+        f.attrs["git_commit"] = "0123456789abcdef"
+
+
+def write_old(path):
+    """A file of the first sweeps: SimHash only, dense only, no mode field."""
+    fields = [("method", "S24"), ("dataset", "S32"), ("m", "<i8"), ("n", "<i8"), ("k", "<i8"),
+              ("bits", "<i4"), ("seed", "<u8"), ("threads", "<i4"), ("isa", "S16"), ("status", "<i4"),
+              ("exact_seconds", "<f8"), ("approx_seconds", "<f8"), ("speedup", "<f8"), ("nmse", "<f8"),
+              ("rel_fro_error", "<f8"), ("max_abs_error", "<f8"), ("alignment", "<f8")]
+    rows = [(b"simhash", b"fashion-mnist", 100, 100, 784, bits, 1, 1, b"scalar", 0, 0.1, 0.1 * bits / 512,
+             512.0 / bits, 1.0 / bits, 0.1, 0.2, 0.8) for bits in (32, 64, 128)]
+    with h5py.File(path, "w") as f:
+        f.create_dataset("results", data=np.array(rows, dtype=fields))
+        f.attrs["dataset"] = np.bytes_(b"fashion-mnist")
+
+
+class LoadResults(unittest.TestCase):
+    def setUp(self):
+        self.current = os.path.join(WORKDIR, "current.h5")
+        self.old = os.path.join(WORKDIR, "old.h5")
+        write_current(self.current)
+        write_old(self.old)
+
+    def test_current_fields_all_loaded(self):
+        t = load_results(self.current, as_pandas=False)
+        self.assertIsInstance(t, ResultsTable)
+        for name, _ in FIELDS:
+            self.assertIn(name, t)
+        self.assertEqual(num_rows(t), 23)
+        self.assertEqual(t["mode"][0], "dense")
+        self.assertEqual(t["config_hash"][3], 1003)
+        self.assertEqual(list(t["size"][:4]), [64, 256, 16, 64])
+        self.assertEqual(t["size_name"][2], "sketch_dim")
+        text = str(t)
+        self.assertIn("dense:", text)
+        self.assertIn("topk (recall@10):", text)
+        self.assertIn("r@10", text)        # a newer field with values is shown
+        self.assertNotIn("r@100", text)    # one that is NaN throughout is not
+        self.assertIn("dataset", text)     # the contexts differ in dataset and seed
+        self.assertIn("rows; columns:", repr(t))
+        self.assertEqual(num_rows(select(t, mode="topk", method="simhash")), 3)
+        self.assertEqual(load_attributes(self.current)["git_commit"], "0123456789abcdef")
+
+    def test_old_file_gets_defaults(self):
+        t = load_results(self.old, as_pandas=False)
+        self.assertEqual(num_rows(t), 3)
+        self.assertTrue((t["mode"] == "dense").all())
+        self.assertTrue((t["sketch_dim"] == 0).all())
+        self.assertTrue(np.isnan(t["recall"]).all())
+        self.assertEqual(list(t["size"]), [32, 64, 128])
+        self.assertIn("simhash", format_table(t))
+        self.assertEqual(load_attributes(self.old)["dataset"], "fashion-mnist")
+
+    def test_readme_lines(self):
+        """The three lines the README shows, run from the repository root."""
+        root = os.path.dirname(os.path.dirname(HERE))
+        code = ('import sys; sys.path.insert(0, "experiments/analysis")\n'
+                "from load_results import load_results\n"
+                f"t = load_results({self.current!r}); print(t)\n")
+        out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("dense", out.stdout)  # a DataFrame with pandas, else the text table
+
+
+class ParetoFront(unittest.TestCase):
+    def test_lower_is_better(self):
+        speedup = [1.0, 2.0, 2.0, 4.0, 3.0, 0.5, 4.0]
+        error = [0.1, 0.2, 0.3, 0.5, 0.6, 0.05, 0.5]
+        # 2 loses to 1 (same speedup, more error), 4 to 3 (slower, more error), 6 duplicates 3
+        self.assertEqual(list(pareto_front(speedup, error, higher_is_better=False)), [5, 0, 1, 3])
+
+    def test_higher_is_better(self):
+        speedup = [1.0, 2.0, 3.0, 3.0, 0.5]
+        recall = [1.0, 0.9, 0.8, 0.95, 0.99]
+        # 1 and 2 lose to 3 (as fast or faster, more recall); 4 is slower and worse than 0
+        self.assertEqual(list(pareto_front(speedup, recall, higher_is_better=True)), [0, 3])
+
+    def test_empty(self):
+        self.assertEqual(len(pareto_front([], [], higher_is_better=True)), 0)
+
+
+class PlotSweep(unittest.TestCase):
+    def _plot(self, results, png):
+        if os.path.exists(png):
+            os.remove(png)
+        out = subprocess.run([sys.executable, os.path.join(HERE, "plot_sweep.py"), results, "-o", png],
+                             capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertTrue(os.path.isfile(png), png)
+        self.assertGreater(os.path.getsize(png), 10000)
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        return out.stdout
+
+    def test_current_file(self):
+        path = os.path.join(WORKDIR, "current.h5")
+        write_current(path)
+        stdout = self._plot(path, os.path.join(WORKDIR, "current.png"))
+        self.assertIn("plot:", stdout)
+
+    def test_old_file(self):
+        path = os.path.join(WORKDIR, "old.h5")
+        write_old(path)
+        self._plot(path, os.path.join(WORKDIR, "old.png"))
+
+
+def main():
+    global WORKDIR
+    args = sys.argv[1:]
+    if args:
+        WORKDIR = args.pop(0)
+        os.makedirs(WORKDIR, exist_ok=True)
+        return unittest.main(argv=[sys.argv[0], "-v"], exit=False).result.wasSuccessful()
+    with tempfile.TemporaryDirectory(prefix="sketchmm_analysis_") as tmp:
+        WORKDIR = tmp
+        return unittest.main(argv=[sys.argv[0], "-v"], exit=False).result.wasSuccessful()
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main() else 1)

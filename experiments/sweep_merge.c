@@ -1,0 +1,217 @@
+/*
+ * sweep_merge.c - `sketchmm_sweep merge [--overwrite] OUT.h5 IN.h5...`: the
+ * rows of the shard files of one sweep into one results file. See sweep.h.
+ *
+ * Every input must hold the same spec (attribute spec, compared as text) and
+ * no configuration (config_hash) may appear twice among them; otherwise
+ * nothing is written and the exit status is 2. OUT gets the attributes of
+ * the first input, then: shard "merged", merged_from (the inputs),
+ * start_time the earliest of the inputs', end_time the latest, or
+ * "unfinished" when an input's is; rows ordered by config_index, so a
+ * complete merge equals one unsharded run of the spec row for row (up to the
+ * measurements).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#include "sweep.h"
+
+/* A row and the input it comes from. */
+typedef struct {
+    results_row row;
+    int source;
+} merge_row;
+
+static int cmp_hash(const void *a, const void *b)
+{
+    uint64_t x = ((const merge_row *)a)->row.config_hash, y = ((const merge_row *)b)->row.config_hash;
+    return (x > y) - (x < y);
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+    int64_t x = ((const merge_row *)a)->row.config_index, y = ((const merge_row *)b)->row.config_index;
+    return (x > y) - (x < y);
+}
+
+static int merge_usage(const char *prog, const char *what)
+{
+    fprintf(stderr, "%s merge: %s\nUsage: %s merge [--overwrite] OUT.h5 IN.h5 [IN.h5 ...]\n", prog, what, prog);
+    return SWEEP_EXIT_USAGE;
+}
+
+/* 1 when a and b name the same existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Read the inputs' rows into *rows, checking specs and duplicates; -1 to go on, else the exit status. */
+static int read_inputs(const char *prog, char **inputs, int ninputs, results_file **in, merge_row **rows,
+                       int64_t *nrows, char **spec)
+{
+    char msg[1024];
+    int64_t total = 0;
+    for (int i = 0; i < ninputs; i++) {
+        smm_status s = results_open(inputs[i], 0, &in[i], msg, sizeof msg);
+        if (s != SMM_OK) {
+            fprintf(stderr, "%s merge: %s\n", prog, msg);
+            return SWEEP_EXIT_USAGE;
+        }
+        char *sp = NULL;
+        if (results_get_attr_string(in[i], "spec", &sp) != SMM_OK) {
+            fprintf(stderr, "%s merge: %s has no spec attribute\n", prog, inputs[i]);
+            return SWEEP_EXIT_USAGE;
+        }
+        if (i == 0) {
+            *spec = sp;
+        } else {
+            int same = strcmp(sp, *spec) == 0;
+            if (!same)
+                fprintf(stderr, "%s merge: %s and %s hold different specs (spec_hash %016llx and %016llx)\n",
+                        prog, inputs[0], inputs[i], (unsigned long long)XXH3_64bits(*spec, strlen(*spec)),
+                        (unsigned long long)XXH3_64bits(sp, strlen(sp)));
+            free(sp);
+            if (!same)
+                return SWEEP_EXIT_USAGE;
+        }
+        total += results_rows(in[i]);
+    }
+    merge_row *all = calloc((size_t)(total > 0 ? total : 1), sizeof *all);
+    if (all == NULL) {
+        fprintf(stderr, "%s merge: %s\n", prog, smm_status_str(SMM_ERR_NO_MEMORY));
+        return SWEEP_EXIT_RUN_FAILED;
+    }
+    *rows = all;
+    int64_t n = 0;
+    for (int i = 0; i < ninputs; i++) {
+        results_row *r;
+        int64_t count;
+        smm_status s = results_read_rows(in[i], &r, &count);
+        if (s != SMM_OK) {
+            fprintf(stderr, "%s merge: cannot read the rows of %s: %s\n", prog, inputs[i], smm_status_str(s));
+            return SWEEP_EXIT_RUN_FAILED;
+        }
+        for (int64_t t = 0; t < count && n < total; t++) {
+            all[n].row = r[t];
+            all[n++].source = i;
+        }
+        free(r);
+    }
+    *nrows = n;
+    qsort(all, (size_t)n, sizeof *all, cmp_hash);
+    for (int64_t t = 1; t < n; t++)
+        if (all[t].row.config_hash == all[t - 1].row.config_hash) {
+            fprintf(stderr,
+                    "%s merge: configuration %016llx (config_index %lld, %s %s) is in %s and in %s: "
+                    "the inputs overlap\n",
+                    prog, (unsigned long long)all[t].row.config_hash, (long long)all[t].row.config_index,
+                    all[t].row.mode, all[t].row.method, inputs[all[t - 1].source], inputs[all[t].source]);
+            return SWEEP_EXIT_USAGE;
+        }
+    qsort(all, (size_t)n, sizeof *all, cmp_index);
+    return -1;
+}
+
+/* Write OUT: attributes of the first input, merge attributes, rows. Returns -1 or the exit status. */
+static int write_output(const char *prog, const char *out, char **inputs, int ninputs, results_file **in,
+                        const merge_row *rows, int64_t nrows)
+{
+    char msg[1024];
+    results_file *rf = NULL;
+    smm_status s = results_create(out, &rf, msg, sizeof msg);
+    if (s != SMM_OK) {
+        fprintf(stderr, "%s merge: %s\n", prog, msg);
+        return SWEEP_EXIT_RUN_FAILED;
+    }
+    s = results_copy_attrs(rf, in[0]);
+    char from[4096] = "", start[64] = "", end[64] = "";
+    size_t used = 0;
+    for (int i = 0; i < ninputs; i++) {
+        if (used < sizeof from)
+            used += (size_t)snprintf(from + used, sizeof from - used, "%s%s", i ? "," : "", inputs[i]);
+        char *t = NULL;
+        if (results_get_attr_string(in[i], "start_time", &t) == SMM_OK && (start[0] == '\0' || strcmp(t, start) < 0))
+            snprintf(start, sizeof start, "%s", t);
+        free(t);
+        t = NULL;
+        if (results_get_attr_string(in[i], "end_time", &t) != SMM_OK || strcmp(t, "unfinished") == 0)
+            snprintf(end, sizeof end, "unfinished");
+        else if (strcmp(end, "unfinished") != 0 && strcmp(t, end) > 0)
+            snprintf(end, sizeof end, "%s", t);
+        free(t);
+    }
+    if (s == SMM_OK)
+        s = results_set_attr_string(rf, "shard", "merged");
+    if (s == SMM_OK)
+        s = results_set_attr_string(rf, "merged_from", from);
+    if (s == SMM_OK && start[0] != '\0')
+        s = results_set_attr_string(rf, "start_time", start);
+    if (s == SMM_OK && end[0] != '\0')
+        s = results_set_attr_string(rf, "end_time", end);
+    for (int64_t t = 0; t < nrows && s == SMM_OK; t++)
+        s = results_append(rf, &rows[t].row);
+    smm_status c = results_close(rf);
+    if (s != SMM_OK || c != SMM_OK) {
+        fprintf(stderr, "%s merge: writing %s failed: %s\n", prog, out, smm_status_str(s != SMM_OK ? s : c));
+        return SWEEP_EXIT_RUN_FAILED;
+    }
+    return -1;
+}
+
+int sweep_merge_main(int argc, char **argv)
+{
+    const char *prog = argv[0];
+    int overwrite = 0, first = 2;
+    for (; first < argc && strncmp(argv[first], "-", 1) == 0; first++) {
+        if (strcmp(argv[first], "--overwrite") == 0) {
+            overwrite = 1;
+        } else if (strcmp(argv[first], "-h") == 0 || strcmp(argv[first], "--help") == 0) {
+            printf("Usage: %s merge [--overwrite] OUT.h5 IN.h5 [IN.h5 ...]\n"
+                   "Merge the results files of the shards of one sweep (same spec, no configuration\n"
+                   "twice) into OUT.h5, rows ordered by config_index. See %s --help.\n",
+                   prog, prog);
+            return EXIT_SUCCESS;
+        } else {
+            char what[256];
+            snprintf(what, sizeof what, "unknown option '%s'", argv[first]);
+            return merge_usage(prog, what);
+        }
+    }
+    if (argc - first < 2)
+        return merge_usage(prog, "needs an output file and at least one input file");
+    const char *out = argv[first];
+    char **inputs = argv + first + 1;
+    int ninputs = argc - first - 1;
+    for (int i = 0; i < ninputs; i++)
+        if (strcmp(inputs[i], out) == 0 || same_file(inputs[i], out))
+            return merge_usage(prog, "the output file must not be one of the inputs");
+    if (!overwrite && access(out, F_OK) == 0) {
+        fprintf(stderr, "%s merge: %s exists; use --overwrite to replace it\n", prog, out);
+        return SWEEP_EXIT_USAGE;
+    }
+
+    results_file **in = calloc((size_t)ninputs, sizeof *in);
+    merge_row *rows = NULL;
+    int64_t nrows = 0;
+    char *spec = NULL;
+    int rc = in == NULL ? SWEEP_EXIT_RUN_FAILED : read_inputs(prog, inputs, ninputs, in, &rows, &nrows, &spec);
+    if (rc < 0)
+        rc = write_output(prog, out, inputs, ninputs, in, rows, nrows);
+    if (rc < 0) {
+        printf("merged %lld rows from %d files into %s\n", (long long)nrows, ninputs, out);
+        rc = EXIT_SUCCESS;
+    }
+    for (int i = 0; in != NULL && i < ninputs; i++)
+        results_close(in[i]);
+    free(in);
+    free(rows);
+    free(spec);
+    return rc;
+}

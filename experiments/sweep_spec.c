@@ -1,0 +1,368 @@
+/*
+ * sweep_spec.c - the spec file of a sweep (JSON, read with json-c) and the
+ * canonical spec echoed into the results file. See sweep.h.
+ *
+ * A spec key stands for the flag of the same name with '_' for '-'; its value
+ * is turned into the flag's text and checked by the command-line parser, so
+ * a spec and the flags accept exactly the same values.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "sweep.h"
+
+/* Largest spec file read. */
+#define SPEC_MAX_BYTES (1 << 20)
+
+typedef enum { SPEC_INT, SPEC_NUMBER, SPEC_STRING, SPEC_INT_LIST, SPEC_STRING_LIST, SPEC_SIZES } spec_type;
+
+static const struct {
+    const char *key;
+    spec_type type;
+} spec_keys[] = {
+    { "mode", SPEC_STRING },          { "methods", SPEC_STRING_LIST },  { "datasets", SPEC_STRING_LIST },
+    { "seeds", SPEC_INT_LIST },       { "threads", SPEC_INT_LIST },     { "warmup", SPEC_INT },
+    { "k", SPEC_INT },                { "alignment", SPEC_NUMBER },     { "clusters", SPEC_INT },
+    { "rank", SPEC_INT },             { "noise", SPEC_NUMBER },         { "shapes", SPEC_STRING_LIST },
+    { "reps", SPEC_INT },             { "bits", SPEC_INT_LIST },        { "sketch_dims", SPEC_INT_LIST },
+    { "sizes", SPEC_SIZES },          { "topk_shapes", SPEC_STRING_LIST }, { "topk", SPEC_INT },
+    { "candidates", SPEC_INT_LIST },  { "topk_reps", SPEC_INT },        { "topk_bits", SPEC_INT_LIST },
+    { "topk_sketch_dims", SPEC_INT_LIST }, { "topk_sizes", SPEC_SIZES },
+};
+
+static const char *const type_names[] = { "an integer", "a number", "a string", "a list of integers",
+                                          "a list of strings", "an object of method: list of integers" };
+
+void sweep_spec_help(FILE *f)
+{
+    fprintf(f,
+        "Spec file (--spec FILE.json): one JSON object whose keys are the flags of\n"
+        "the grid and of the measurement, with '_' for '-'; flags given on the\n"
+        "command line override it. Keys and types:\n"
+        "  mode (string), methods, datasets (lists of strings), seeds, threads\n"
+        "  (lists of integers; threads 0 = library default), warmup, k, clusters,\n"
+        "  rank (integers), alignment, noise (numbers), shapes (list of \"MxN\"),\n"
+        "  reps (integer), bits, sketch_dims (lists of integers), sizes (object\n"
+        "  {\"method\": [sizes]}), topk_shapes (list of \"QUERIESxDATABASE\"), topk,\n"
+        "  topk_reps (integers), candidates, topk_bits, topk_sketch_dims (lists of\n"
+        "  integers), topk_sizes (object). Lists must not be empty. Example\n"
+        "  (experiments/specs/default.json is the default sweep):\n"
+        "    {\"mode\": \"dense\", \"datasets\": [\"gaussian\", \"clustered\"], \"k\": 64,\n"
+        "     \"shapes\": [\"256x256\", \"1024x256\"], \"methods\": [\"simhash\", \"srht\"],\n"
+        "     \"bits\": [64, 256], \"sketch_dims\": [16, 64], \"seeds\": [1, 2],\n"
+        "     \"threads\": [1, 2]}\n"
+        "An unknown key, a value of the wrong type or out of range, an empty list\n"
+        "or an unreadable file is an error (exit status 2) naming the file and key.\n"
+        "The effective spec (defaults, file and flags together) is stored in the\n"
+        "results file as canonical JSON (attribute spec); given back to --spec it\n"
+        "describes the same grid.\n");
+}
+
+/* Read the whole file into a NUL-terminated malloc'ed buffer; NULL with errno set on failure. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    char *text = malloc(SPEC_MAX_BYTES + 1);
+    size_t n = text != NULL ? fread(text, 1, SPEC_MAX_BYTES + 1, f) : 0;
+    int failed = text == NULL || ferror(f);
+    int saved = errno;
+    fclose(f);
+    if (failed || n > SPEC_MAX_BYTES) {
+        free(text);
+        errno = failed ? (saved != 0 ? saved : EIO) : EFBIG;
+        return NULL;
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+/* An integer JSON value as decimal text (uint64 values above INT64_MAX included). */
+static void format_int(struct json_object *v, char *buf, size_t size)
+{
+    int64_t i = json_object_get_int64(v);
+    if (i < 0)
+        snprintf(buf, size, "%" PRId64, i);
+    else
+        snprintf(buf, size, "%" PRIu64, json_object_get_uint64(v));
+}
+
+/*
+ * The flag text of a list value: "a,b,c". Returns 0 when an item has the
+ * wrong type or holds a comma.
+ */
+static int format_list(struct json_object *v, int ints, char *buf, size_t size)
+{
+    size_t used = 0, n = json_object_array_length(v);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *item = json_object_array_get_idx(v, i);
+        char text[256];
+        if (ints) {
+            if (!json_object_is_type(item, json_type_int))
+                return 0;
+            format_int(item, text, sizeof text);
+        } else {
+            if (!json_object_is_type(item, json_type_string))
+                return 0;
+            const char *s = json_object_get_string(item);
+            if (strchr(s, ',') != NULL || strlen(s) >= sizeof text)
+                return 0;
+            snprintf(text, sizeof text, "%s", s);
+        }
+        int w = snprintf(buf + used, size - used, "%s%s", i ? "," : "", text);
+        if (w < 0 || (size_t)w >= size - used)
+            return 0;
+        used += (size_t)w;
+    }
+    return 1;
+}
+
+/* One line into msg: "spec FILE: ...". */
+static int spec_error(char *msg, size_t msg_size, const char *path, const char *what)
+{
+    snprintf(msg, msg_size, "spec %s: %s", path, what);
+    return 0;
+}
+
+/* Apply an object {"method": [sizes], ...} as one flag METHOD=LIST per method. */
+static int apply_sizes(const char *path, const char *key, const char *flag, struct json_object *v,
+                       sweep_spec_apply_fn apply, void *ctx, char *msg, size_t msg_size)
+{
+    char why[512], value[4096];
+    json_object_object_foreach(v, method, sizes)
+    {
+        char list[4000];
+        if (!json_object_is_type(sizes, json_type_array) || json_object_array_length(sizes) == 0 ||
+            !format_list(sizes, 1, list, sizeof list)) {
+            snprintf(why, sizeof why, "key '%s.%s' must be a non-empty list of integers", key, method);
+            return spec_error(msg, msg_size, path, why);
+        }
+        snprintf(value, sizeof value, "%s=%s", method, list);
+        if (!apply(flag, value, ctx)) {
+            snprintf(why, sizeof why, "key '%s': invalid value for '%s': %s (see --help)", key, method,
+                     json_object_to_json_string_ext(sizes, JSON_C_TO_STRING_PLAIN));
+            return spec_error(msg, msg_size, path, why);
+        }
+    }
+    return 1;
+}
+
+/* Apply one key of the spec; 0 with msg set on error. */
+static int apply_key(const char *path, const char *key, struct json_object *v, sweep_spec_apply_fn apply,
+                     void *ctx, char *msg, size_t msg_size)
+{
+    char why[512], flag[64], value[4096];
+    size_t nkeys = sizeof spec_keys / sizeof spec_keys[0], i;
+    for (i = 0; i < nkeys && strcmp(spec_keys[i].key, key) != 0; i++)
+        ;
+    if (i == nkeys || strlen(key) >= sizeof flag) {
+        snprintf(why, sizeof why, "unknown key '%s' (see --help for the keys)", key);
+        return spec_error(msg, msg_size, path, why);
+    }
+    spec_type type = spec_keys[i].type;
+    for (size_t c = 0; c <= strlen(key); c++)
+        flag[c] = key[c] == '_' ? '-' : key[c];
+
+    int type_ok = 1, list_items_ok = 1;
+    switch (type) {
+    case SPEC_INT:
+        type_ok = json_object_is_type(v, json_type_int);
+        if (type_ok)
+            format_int(v, value, sizeof value);
+        break;
+    case SPEC_NUMBER:
+        type_ok = json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double);
+        if (type_ok)
+            snprintf(value, sizeof value, "%.17g", json_object_get_double(v));
+        break;
+    case SPEC_STRING:
+        type_ok = json_object_is_type(v, json_type_string);
+        if (type_ok)
+            snprintf(value, sizeof value, "%s", json_object_get_string(v));
+        break;
+    case SPEC_INT_LIST:
+    case SPEC_STRING_LIST:
+        type_ok = json_object_is_type(v, json_type_array);
+        if (type_ok && json_object_array_length(v) == 0) {
+            snprintf(why, sizeof why, "key '%s' is an empty list", key);
+            return spec_error(msg, msg_size, path, why);
+        }
+        if (type_ok)
+            list_items_ok = format_list(v, type == SPEC_INT_LIST, value, sizeof value);
+        break;
+    case SPEC_SIZES:
+        type_ok = json_object_is_type(v, json_type_object);
+        if (type_ok && json_object_object_length(v) == 0) {
+            snprintf(why, sizeof why, "key '%s' is an empty object", key);
+            return spec_error(msg, msg_size, path, why);
+        }
+        if (!type_ok)
+            break;
+        return apply_sizes(path, key, flag, v, apply, ctx, msg, msg_size);
+    }
+    if (!type_ok || !list_items_ok) {
+        snprintf(why, sizeof why, "key '%s' must be %s, not %s", key, type_names[type],
+                 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+        return spec_error(msg, msg_size, path, why);
+    }
+    if (!apply(flag, value, ctx)) {
+        snprintf(why, sizeof why, "key '%s': invalid value %s (see --help)", key,
+                 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+        return spec_error(msg, msg_size, path, why);
+    }
+    return 1;
+}
+
+int sweep_spec_load(const char *path, sweep_spec_apply_fn apply, void *ctx, char *msg, size_t msg_size)
+{
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (text == NULL) {
+        snprintf(msg, msg_size, "cannot read spec %s: %s", path, strerror(errno));
+        return 0;
+    }
+    struct json_tokener *tok = json_tokener_new();
+    if (tok == NULL) {
+        free(text);
+        return spec_error(msg, msg_size, path, "out of memory");
+    }
+    struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error jerr = json_tokener_get_error(tok);
+    size_t end = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    int ok = 1;
+    char why[512];
+    if (root == NULL || jerr != json_tokener_success) {
+        /* line of the error: newlines before the parse end */
+        int line = 1;
+        for (size_t i = 0; i < end && i < len; i++)
+            line += text[i] == '\n';
+        snprintf(why, sizeof why, "invalid JSON near line %d: %s", line,
+                 jerr == json_tokener_continue ? "unexpected end of file" : json_tokener_error_desc(jerr));
+        ok = spec_error(msg, msg_size, path, why);
+    } else if (strspn(text + end, " \t\r\n") != len - end) {
+        ok = spec_error(msg, msg_size, path, "invalid JSON: text after the top-level object");
+    } else if (!json_object_is_type(root, json_type_object)) {
+        ok = spec_error(msg, msg_size, path, "the top level must be a JSON object {...}");
+    } else {
+        json_object_object_foreach(root, key, value)
+        {
+            if (!apply_key(path, key, value, apply, ctx, msg, msg_size)) {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    json_object_put(root);
+    free(text);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The canonical spec                                                       */
+/* ------------------------------------------------------------------------ */
+
+static struct json_object *int_list(const sweep_list *list)
+{
+    struct json_object *a = json_object_new_array();
+    for (int i = 0; a != NULL && i < list->count; i++)
+        json_object_array_add(a, json_object_new_int64(list->v[i]));
+    return a;
+}
+
+static struct json_object *shape_list(const sweep_shape *shapes, int count)
+{
+    struct json_object *a = json_object_new_array();
+    for (int i = 0; a != NULL && i < count; i++) {
+        char s[64];
+        snprintf(s, sizeof s, "%lldx%lld", (long long)shapes[i].rows, (long long)shapes[i].cols);
+        json_object_array_add(a, json_object_new_string(s));
+    }
+    return a;
+}
+
+/* A number as the shortest "%.Ng" text that reads back as the same double. */
+static struct json_object *number(double v)
+{
+    char s[64];
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(s, sizeof s, "%.*g", prec, v);
+        if (strtod(s, NULL) == v)
+            break;
+    }
+    return json_object_new_double_s(v, s);
+}
+
+static struct json_object *sizes_object(const sweep_config *cfg, unsigned mode)
+{
+    struct json_object *o = json_object_new_object();
+    for (int i = 0; o != NULL && i < cfg->nmethods; i++)
+        json_object_object_add(o, approx_method_name(cfg->methods[i]),
+                               int_list(sweep_sizes(cfg, mode, cfg->methods[i])));
+    return o;
+}
+
+static int has_dataset(const sweep_config *cfg, sweep_data_kind d)
+{
+    for (int i = 0; i < cfg->ndatasets; i++)
+        if (cfg->datasets[i] == d)
+            return 1;
+    return 0;
+}
+
+char *sweep_spec_canonical(const sweep_config *cfg)
+{
+    struct json_object *o = json_object_new_object();
+    if (o == NULL)
+        return NULL;
+    static const char *const mode_names[] = { "", "dense", "topk", "both" };
+    json_object_object_add(o, "mode", json_object_new_string(mode_names[cfg->modes & 3]));
+    struct json_object *a = json_object_new_array();
+    for (int i = 0; i < cfg->nmethods; i++)
+        json_object_array_add(a, json_object_new_string(approx_method_name(cfg->methods[i])));
+    json_object_object_add(o, "methods", a);
+    a = json_object_new_array();
+    for (int i = 0; i < cfg->ndatasets; i++)
+        json_object_array_add(a, json_object_new_string(sweep_data_names[cfg->datasets[i]]));
+    json_object_object_add(o, "datasets", a);
+    if (cfg->ndatasets > 1 || cfg->datasets[0] != SWEEP_DATA_FASHION_MNIST)
+        json_object_object_add(o, "k", json_object_new_int64(cfg->k));
+    if (has_dataset(cfg, SWEEP_DATA_CLUSTERED)) {
+        json_object_object_add(o, "alignment", number(cfg->alignment));
+        json_object_object_add(o, "clusters", json_object_new_int64(cfg->clusters));
+    }
+    if (has_dataset(cfg, SWEEP_DATA_LOWRANK)) {
+        json_object_object_add(o, "rank", json_object_new_int64(cfg->rank));
+        json_object_object_add(o, "noise", number(cfg->noise));
+    }
+    a = json_object_new_array();
+    for (int i = 0; i < cfg->nseeds; i++)
+        json_object_array_add(a, json_object_new_uint64(cfg->seeds[i]));
+    json_object_object_add(o, "seeds", a);
+    json_object_object_add(o, "threads", int_list(&cfg->threads));
+    json_object_object_add(o, "warmup", json_object_new_int64(cfg->warmup));
+    if (cfg->modes & SWEEP_MODE_DENSE) {
+        json_object_object_add(o, "shapes", shape_list(cfg->shapes, cfg->nshapes));
+        json_object_object_add(o, "reps", json_object_new_int64(cfg->reps));
+        json_object_object_add(o, "sizes", sizes_object(cfg, SWEEP_MODE_DENSE));
+    }
+    if (cfg->modes & SWEEP_MODE_TOPK) {
+        json_object_object_add(o, "topk_shapes", shape_list(cfg->topk_shapes, cfg->ntopk_shapes));
+        json_object_object_add(o, "topk", json_object_new_int64(cfg->topk));
+        json_object_object_add(o, "candidates", int_list(&cfg->candidates));
+        json_object_object_add(o, "topk_reps", json_object_new_int64(cfg->topk_reps));
+        json_object_object_add(o, "topk_sizes", sizes_object(cfg, SWEEP_MODE_TOPK));
+    }
+    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+    char *copy = text != NULL ? strdup(text) : NULL;
+    json_object_put(o);
+    return copy;
+}
