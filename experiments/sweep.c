@@ -210,9 +210,11 @@ static void join_datasets(const sweep_config *cfg, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < cfg->ndatasets && used < size; i++)
+    for (int i = 0; i < cfg->ndatasets && used < size; i++) {
+        char label[1100];
         used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? "," : "",
-                                 sweep_data_names[cfg->datasets[i]]);
+                                 sweep_data_label(cfg, cfg->datasets[i], label, sizeof label));
+    }
 }
 
 static void join_seeds(const sweep_config *cfg, char *buf, size_t size)

@@ -8,7 +8,8 @@
  *   sweep_grid.c     the configurations: expansion, keys and hashes, shards
  *   sweep_progress.c done / total, elapsed and ETA on stderr
  *   sweep_merge.c    `sketchmm_sweep merge`: shard files into one
- *   sweep_data.c     the input vectors of a context (Fashion-MNIST or synthetic)
+ *   sweep_data.c     the input vectors of a context (Fashion-MNIST, synthetic,
+ *                    an HDF5 matrix or an ann-benchmarks file)
  *   sweep_rounds.c   the timing scheme shared by both modes, and the rows
  *   sweep_dense.c    dense mode: approx plans against exact_sgemm
  *   sweep_topk.c     top-k mode: approx top-k plans against exact_topk
@@ -26,9 +27,22 @@
 
 enum { SWEEP_EXIT_RUN_FAILED = 1, SWEEP_EXIT_USAGE = 2 };
 
-typedef enum { SWEEP_DATA_FASHION_MNIST, SWEEP_DATA_GAUSSIAN, SWEEP_DATA_LOWRANK, SWEEP_DATA_CLUSTERED } sweep_data_kind;
+/*
+ * The data sets. SWEEP_DATA_H5 and SWEEP_DATA_ANN read a file named by
+ * sweep_config.data_file: --datasets FILE.h5:/PATH (any 2-D numeric HDF5
+ * dataset, one vector per row) and --datasets ann:FILE.h5 (an
+ * ann-benchmarks file, e.g. from sketchmm_make_ann).
+ */
+typedef enum {
+    SWEEP_DATA_FASHION_MNIST,
+    SWEEP_DATA_GAUSSIAN,
+    SWEEP_DATA_LOWRANK,
+    SWEEP_DATA_CLUSTERED,
+    SWEEP_DATA_H5,
+    SWEEP_DATA_ANN
+} sweep_data_kind;
 
-#define SWEEP_NUM_DATA 4
+#define SWEEP_NUM_DATA 6
 extern const char *const sweep_data_names[SWEEP_NUM_DATA];
 
 /* Modes, as bits of sweep_config.modes. */
@@ -81,11 +95,12 @@ typedef struct {
     sweep_list dense_sizes[SWEEP_NUM_METHODS], topk_sizes[SWEEP_NUM_METHODS];
 
     /* data parameters */
-    int64_t k;                                  /* synthetic data; Fashion-MNIST has 784 */
+    int64_t k;                                  /* synthetic data; Fashion-MNIST has 784, files their own */
     double alignment;                           /* clustered */
     int64_t clusters;                           /* clustered */
     int64_t rank;                               /* lowrank */
     double noise;                               /* lowrank */
+    const char *data_file;                      /* h5: "FILE:/PATH"; ann: FILE (one file data set per sweep) */
 
     /* measurement */
     int warmup, reps, topk_reps;
@@ -100,7 +115,8 @@ typedef struct {
     /*
      * One context of the grid (dataset, shapes, seed), set by the driver on a
      * copy of the configuration before loading its data (sweep_data.c reads
-     * these): data, seed, k (784 for Fashion-MNIST), m x n, queries x database.
+     * these): data, seed, k (784 for Fashion-MNIST, a file's columns), m x n,
+     * queries x database.
      */
     sweep_data_kind data;
     uint64_t seed;
@@ -143,9 +159,13 @@ void sweep_grid_free(sweep_grid *grid);
  * "mode=dense;dataset=clustered;clusters=10;alignment=0.9;m=..;n=..;k=..;
  * topk=0;candidates=0;seed=..;threads=..;method=simhash;bits=64;
  * sketch_dim=0;warmup=..;reps=..". Every field that changes what is
- * measured, nothing about the machine.
+ * measured, nothing about the machine. File data sets add their file after
+ * the dataset: "dataset=h5;file=vectors.h5:/train;..", "dataset=ann;file=x.h5;..".
  */
 void sweep_point_key(const sweep_config *cfg, const sweep_point *p, char *buf, size_t size);
+
+/* Room for any key of sweep_point_key (a file data set's name is at most 1023 bytes). */
+#define SWEEP_KEY_MAX 4096
 
 /* A short human description: "dense clustered 64x48x40 seed=7 threads=1 simhash bits=64". */
 void sweep_point_describe(const sweep_point *p, char *buf, size_t size);
@@ -295,6 +315,35 @@ smm_status sweep_load_vectors(const sweep_config *cfg, const char *split_a, int6
                               char *msg, size_t msg_size);
 
 void sweep_vectors_free(sweep_vectors *v);
+
+/*
+ * What a data set offers one mode: vectors of dimension k from one pool
+ * (shared = 1: A / the queries are vectors 0..na-1 of the pool, B / the
+ * database the nb after them, so na + nb <= pool_a) or from two (shared = 0:
+ * A / the queries from pool_a, B / the database from pool_b).
+ *   fashion-mnist  k 784; dense one pool of 60000 train images; top-k the
+ *                  10000 test images and the 60000 train images
+ *   synthetic      k = cfg->k, one unlimited pool (INT64_MAX)
+ *   h5             k and pool_a: columns and rows of the matrix; one pool
+ *   ann            k: columns of /train; dense one pool (/train); top-k
+ *                  /test and /train
+ * Files are opened to read their shapes only. SMM_OK, or the loader's
+ * status with msg naming the file.
+ */
+typedef struct {
+    int64_t k, pool_a, pool_b;
+    int shared;
+} sweep_data_shape;
+
+smm_status sweep_data_get_shape(const sweep_config *cfg, sweep_data_kind data, unsigned mode,
+                                sweep_data_shape *shape, char *msg, size_t msg_size);
+
+/*
+ * How data set d of cfg is written in a spec, a message or the "dataset"
+ * attribute: its name (sweep_data_names), "ann:FILE" or "FILE:/PATH"
+ * (cfg->data_file). Returns buf.
+ */
+const char *sweep_data_label(const sweep_config *cfg, sweep_data_kind d, char *buf, size_t size);
 
 /* A one-line description of the data of the configured modes. */
 void sweep_data_params(const sweep_config *cfg, char *buf, size_t size);

@@ -16,7 +16,15 @@
 #define SWEEP_FMNIST_TRAIN 60000
 #define SWEEP_FMNIST_TEST 10000
 
-const char *const sweep_data_names[SWEEP_NUM_DATA] = { "fashion-mnist", "gaussian", "lowrank", "clustered" };
+const char *const sweep_data_names[SWEEP_NUM_DATA] = { "fashion-mnist", "gaussian", "lowrank", "clustered",
+                                                       "h5",            "ann" };
+
+/*
+ * The file of the file data set (sweep_config.data_file): "FILE:/PATH" (h5)
+ * or FILE (ann), copied here because the parsed text does not outlive
+ * parsing (a spec file's values). split_list limits an item to 1023 bytes.
+ */
+static char data_file_buf[1024];
 
 /* Defaults; the help text repeats them. */
 static const int32_t default_bits[] = { 32, 64, 128, 256, 512 };
@@ -111,15 +119,27 @@ static void print_help(FILE *f, const char *prog)
         "\n"
         "Data\n"
         "  --datasets LIST   (or --dataset) fashion-mnist, gaussian, lowrank,\n"
-        "                    clustered (default fashion-mnist, pixels in [0, 1],\n"
-        "                    k = 784. Dense: A = training images 0..m-1, B = the\n"
-        "                    next n training images, a Gram product of different\n"
-        "                    images, highly aligned. Top-k: queries = the first M\n"
-        "                    test images (t10k), database = the first N training\n"
-        "                    images. Synthetic data: m + n (M + N) generated vectors\n"
-        "                    from the configuration's seed, split the same way)\n"
+        "                    clustered, FILE.h5:/PATH, ann:FILE.h5 (default\n"
+        "                    fashion-mnist, pixels in [0, 1], k = 784. Dense: A =\n"
+        "                    training images 0..m-1, B = the next n training\n"
+        "                    images, a Gram product of different images, highly\n"
+        "                    aligned. Top-k: queries = the first M test images\n"
+        "                    (t10k), database = the first N training images.\n"
+        "                    Synthetic data: m + n (M + N) generated vectors from\n"
+        "                    the configuration's seed, split the same way)\n"
+        "                    FILE.h5:/PATH: any 2-D numeric dataset of an HDF5\n"
+        "                    file, one vector per row, k = its columns; dense: A =\n"
+        "                    rows 0..m-1, B = the next n rows; top-k: queries =\n"
+        "                    rows 0..M-1, database = the next N rows.\n"
+        "                    ann:FILE.h5: an ann-benchmarks file (/train, /test,\n"
+        "                    e.g. from sketchmm_make_ann), k = its dimension;\n"
+        "                    dense: A and B from /train as for fashion-mnist;\n"
+        "                    top-k: queries = the first M rows of /test, database\n"
+        "                    = the first N rows of /train. At most one file data\n"
+        "                    set per sweep\n"
         "  --k K             dimension, synthetic data only (default 784;\n"
-        "                    Fashion-MNIST always has k = 784)\n"
+        "                    Fashion-MNIST always has k = 784, file data sets\n"
+        "                    the k of the file)\n"
         "  --data-dir DIR    Fashion-MNIST directory holding train-images-idx3-ubyte.gz\n"
         "                    and t10k-images-idx3-ubyte.gz (default\n"
         "                    $%s, else\n"
@@ -336,11 +356,34 @@ static int parse_seeds(const char *text, sweep_config *cfg)
     return split_list(text, SWEEP_MAX_LIST, seed_item, cfg) > 0;
 }
 
+/* A file data set: "ann:FILE" or "FILE:/PATH"; one per sweep. */
+static int file_dataset_item(const char *text, sweep_config *cfg)
+{
+    sweep_data_kind d = strncmp(text, "ann:", 4) == 0 ? SWEEP_DATA_ANN : SWEEP_DATA_H5;
+    const char *file = d == SWEEP_DATA_ANN ? text + 4 : text;
+    if (file[0] == '\0' || strlen(file) >= sizeof data_file_buf)
+        return 0;
+    if (d == SWEEP_DATA_H5) {
+        const char *colon = strstr(file, ":/");
+        if (colon == file || colon[2] == '\0') /* no FILE, or no dataset name after ":/" */
+            return 0;
+    }
+    for (int i = 0; i < cfg->ndatasets; i++)
+        if (cfg->datasets[i] == SWEEP_DATA_H5 || cfg->datasets[i] == SWEEP_DATA_ANN)
+            return 0; /* one file data set per sweep */
+    strcpy(data_file_buf, file);
+    cfg->data_file = data_file_buf;
+    cfg->datasets[cfg->ndatasets++] = d;
+    return 1;
+}
+
 static int dataset_item(const char *text, void *ctx)
 {
     sweep_config *cfg = ctx;
+    if (strncmp(text, "ann:", 4) == 0 || strstr(text, ":/") != NULL)
+        return file_dataset_item(text, cfg);
     for (int d = 0; d < SWEEP_NUM_DATA; d++) {
-        if (strcmp(text, sweep_data_names[d]) != 0)
+        if (d == SWEEP_DATA_H5 || d == SWEEP_DATA_ANN || strcmp(text, sweep_data_names[d]) != 0)
             continue;
         for (int i = 0; i < cfg->ndatasets; i++)
             if (cfg->datasets[i] == (sweep_data_kind)d)
@@ -354,6 +397,7 @@ static int dataset_item(const char *text, void *ctx)
 static int parse_datasets(const char *text, sweep_config *cfg)
 {
     cfg->ndatasets = 0;
+    cfg->data_file = NULL;
     return split_list(text, SWEEP_NUM_DATA, dataset_item, cfg) > 0;
 }
 
@@ -726,6 +770,53 @@ static int has_dataset(const sweep_config *cfg, sweep_data_kind d)
     return 0;
 }
 
+/*
+ * Every shape of every mode fits every data set (sweep_data_get_shape): with
+ * one pool m + n (queries + database) vectors of it, else m (queries) of the
+ * first and n (database) of the second. Files are opened for their shapes;
+ * one that cannot be read is a usage error too. Returns -1 or
+ * SWEEP_EXIT_USAGE.
+ */
+static int check_data_sizes(const char *prog, const sweep_config *cfg)
+{
+    for (int di = 0; di < cfg->ndatasets; di++) {
+        sweep_data_kind d = cfg->datasets[di];
+        char label[1100];
+        sweep_data_label(cfg, d, label, sizeof label);
+        for (unsigned mode = SWEEP_MODE_DENSE; mode <= SWEEP_MODE_TOPK; mode <<= 1) {
+            if (!(cfg->modes & mode))
+                continue;
+            sweep_data_shape ds;
+            char msg[2048];
+            if (sweep_data_get_shape(cfg, d, mode, &ds, msg, sizeof msg) != SMM_OK)
+                return usage_error(prog, "data set %s: %s", label, msg);
+            int dense = mode == SWEEP_MODE_DENSE;
+            const sweep_shape *shapes = dense ? cfg->shapes : cfg->topk_shapes;
+            int nshapes = dense ? cfg->nshapes : cfg->ntopk_shapes;
+            const char *a = dense ? "m" : "queries", *b = dense ? "n" : "database";
+            for (int i = 0; i < nshapes; i++) {
+                int64_t na = shapes[i].rows, nb = shapes[i].cols;
+                if (ds.shared && na > ds.pool_a - nb)
+                    return usage_error(prog, "%s has %lld vectors%s: %s + %s = %lld + %lld must not exceed that",
+                                       label, (long long)ds.pool_a,
+                                       d == SWEEP_DATA_FASHION_MNIST ? " (training images)" : "", a, b,
+                                       (long long)na, (long long)nb);
+                if (!ds.shared && na > ds.pool_a)
+                    return usage_error(prog, "%s has %lld %s: --%s %lld must not exceed that", label,
+                                       (long long)ds.pool_a,
+                                       d == SWEEP_DATA_FASHION_MNIST ? "test images" : "query vectors (/test)",
+                                       a, (long long)na);
+                if (!ds.shared && nb > ds.pool_b)
+                    return usage_error(prog, "%s has %lld %s: --%s %lld must not exceed that", label,
+                                       (long long)ds.pool_b,
+                                       d == SWEEP_DATA_FASHION_MNIST ? "training images" : "database vectors (/train)",
+                                       b, (long long)nb);
+            }
+        }
+    }
+    return -1;
+}
+
 /* The checks that involve several flags. Returns -1 or SWEEP_EXIT_USAGE. */
 static int check_config(const char *prog, sweep_config *cfg, const parse_state *st)
 {
@@ -744,22 +835,16 @@ static int check_config(const char *prog, sweep_config *cfg, const parse_state *
         cfg->topk_sketch_dims = cfg->sketch_dims;
     resolve_sizes(cfg, st);
 
-    int synthetic = cfg->ndatasets > 1 || cfg->datasets[0] != SWEEP_DATA_FASHION_MNIST;
+    int synthetic = has_dataset(cfg, SWEEP_DATA_GAUSSIAN) || has_dataset(cfg, SWEEP_DATA_LOWRANK) ||
+                    has_dataset(cfg, SWEEP_DATA_CLUSTERED);
     if (!synthetic && (seen & SEEN_K) && cfg->k != DATASET_FASHION_MNIST_DIM)
-        return usage_error(prog, "--k applies to synthetic data only (%s has k = 784)", fm);
-    if (has_dataset(cfg, SWEEP_DATA_FASHION_MNIST)) {
-        for (int i = 0; (cfg->modes & SWEEP_MODE_DENSE) && i < cfg->nshapes; i++)
-            if (cfg->shapes[i].rows + cfg->shapes[i].cols > SWEEP_FMNIST_TRAIN)
-                return usage_error(prog, "%s has 60000 training images: m + n must not exceed that", fm);
-        for (int i = 0; (cfg->modes & SWEEP_MODE_TOPK) && i < cfg->ntopk_shapes; i++) {
-            if (cfg->topk_shapes[i].rows > SWEEP_FMNIST_TEST)
-                return usage_error(prog, "%s has 10000 test images: --queries must not exceed that", fm);
-            if (cfg->topk_shapes[i].cols > SWEEP_FMNIST_TRAIN)
-                return usage_error(prog, "%s has 60000 training images: --database must not exceed that", fm);
-        }
-    } else if (seen & SEEN_DATA_DIR) {
+        return usage_error(prog, "--k applies to synthetic data only (%s has k = 784; file data sets take k "
+                                 "from the file)", fm);
+    if (!has_dataset(cfg, SWEEP_DATA_FASHION_MNIST) && (seen & SEEN_DATA_DIR))
         return usage_error(prog, "--data-dir applies to --datasets fashion-mnist only");
-    }
+    int rc = check_data_sizes(prog, cfg);
+    if (rc >= 0)
+        return rc;
     if (!has_dataset(cfg, SWEEP_DATA_CLUSTERED) && (seen & (SEEN_ALIGNMENT | SEEN_CLUSTERS)))
         return usage_error(prog, "--alignment and --clusters apply to --datasets clustered only");
     if (!has_dataset(cfg, SWEEP_DATA_LOWRANK) && (seen & (SEEN_RANK | SEEN_NOISE)))

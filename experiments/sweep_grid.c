@@ -10,10 +10,17 @@
 
 #include "sweep.h"
 
-/* k of a dataset: 784 for Fashion-MNIST, the configured k for synthetic data. */
-static int64_t data_k(const sweep_config *cfg, sweep_data_kind d)
+/*
+ * k of a dataset in one mode (sweep_data_get_shape): 784 for Fashion-MNIST,
+ * the configured k for synthetic data, the columns of a file's matrix. 0 when
+ * a file cannot be read (sweep_parse_args has read it already; loading the
+ * context then fails and says why).
+ */
+static int64_t data_k(const sweep_config *cfg, sweep_data_kind d, unsigned mode)
 {
-    return d == SWEEP_DATA_FASHION_MNIST ? DATASET_FASHION_MNIST_DIM : cfg->k;
+    sweep_data_shape shape;
+    char msg[1024];
+    return sweep_data_get_shape(cfg, d, mode, &shape, msg, sizeof msg) == SMM_OK ? shape.k : 0;
 }
 
 /* The configurations of one mode, appended to grid (points has room when points != NULL). */
@@ -21,7 +28,8 @@ static int64_t expand_mode(const sweep_config *cfg, unsigned mode, sweep_point *
 {
     const sweep_shape *shapes = mode == SWEEP_MODE_DENSE ? cfg->shapes : cfg->topk_shapes;
     int nshapes = mode == SWEEP_MODE_DENSE ? cfg->nshapes : cfg->ntopk_shapes;
-    for (int di = 0; di < cfg->ndatasets; di++)
+    for (int di = 0; di < cfg->ndatasets; di++) {
+        int64_t k = points != NULL ? data_k(cfg, cfg->datasets[di], mode) : 0;
         for (int hi = 0; hi < nshapes; hi++)
             for (int ei = 0; ei < cfg->nseeds; ei++)
                 for (int ti = 0; ti < cfg->threads.count; ti++)
@@ -41,20 +49,21 @@ static int64_t expand_mode(const sweep_config *cfg, unsigned mode, sweep_point *
                                     p->data = cfg->datasets[di];
                                     p->m = shapes[hi].rows;
                                     p->n = shapes[hi].cols;
-                                    p->k = data_k(cfg, p->data);
+                                    p->k = k;
                                     p->topk = mode == SWEEP_MODE_DENSE ? 0 : (int32_t)cfg->topk;
                                     p->candidates = cand;
                                     p->seed = cfg->seeds[ei];
                                     p->threads = cfg->threads.v[ti];
                                     p->method = cfg->methods[mi];
                                     p->size = sizes->v[si];
-                                    char key[1024];
+                                    char key[SWEEP_KEY_MAX];
                                     sweep_point_key(cfg, p, key, sizeof key);
                                     p->hash = XXH3_64bits(key, strlen(key));
                                 }
                                 count++;
                             }
                     }
+    }
     return count;
 }
 
@@ -90,8 +99,10 @@ void sweep_grid_free(sweep_grid *grid)
 
 void sweep_point_key(const sweep_config *cfg, const sweep_point *p, char *buf, size_t size)
 {
-    char data[128] = "";
-    if (p->data == SWEEP_DATA_CLUSTERED)
+    char data[SWEEP_KEY_MAX / 2] = "";
+    if (p->data == SWEEP_DATA_H5 || p->data == SWEEP_DATA_ANN)
+        snprintf(data, sizeof data, ";file=%s", cfg->data_file != NULL ? cfg->data_file : "");
+    else if (p->data == SWEEP_DATA_CLUSTERED)
         snprintf(data, sizeof data, ";clusters=%lld;alignment=%.17g", (long long)cfg->clusters,
                  cfg->alignment);
     else if (p->data == SWEEP_DATA_LOWRANK)

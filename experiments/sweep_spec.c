@@ -50,7 +50,9 @@ void sweep_spec_help(FILE *f)
         "  reps (integer), bits, sketch_dims (lists of integers), sizes (object\n"
         "  {\"method\": [sizes]}), topk_shapes (list of \"QUERIESxDATABASE\"), topk,\n"
         "  topk_reps (integers), candidates, topk_bits, topk_sketch_dims (lists of\n"
-        "  integers), topk_sizes (object). Lists must not be empty. Example\n"
+        "  integers), topk_sizes (object). Lists must not be empty. datasets takes\n"
+        "  the names of --datasets, files included (\"ann:FILE.h5\",\n"
+        "  \"FILE.h5:/PATH\"; a file path is relative to the working directory). Example\n"
         "  (experiments/specs/default.json is the default sweep):\n"
         "    {\"mode\": \"dense\", \"datasets\": [\"gaussian\", \"clustered\"], \"k\": 64,\n"
         "     \"shapes\": [\"256x256\", \"1024x256\"], \"methods\": [\"simhash\", \"srht\"],\n"
@@ -104,7 +106,7 @@ static int format_list(struct json_object *v, int ints, char *buf, size_t size)
     buf[0] = '\0';
     for (size_t i = 0; i < n; i++) {
         struct json_object *item = json_object_array_get_idx(v, i);
-        char text[256];
+        char text[1024]; /* a file data set: up to 1023 bytes, as on the command line */
         if (ints) {
             if (!json_object_is_type(item, json_type_int))
                 return 0;
@@ -330,10 +332,15 @@ char *sweep_spec_canonical(const sweep_config *cfg)
         json_object_array_add(a, json_object_new_string(approx_method_name(cfg->methods[i])));
     json_object_object_add(o, "methods", a);
     a = json_object_new_array();
-    for (int i = 0; i < cfg->ndatasets; i++)
-        json_object_array_add(a, json_object_new_string(sweep_data_names[cfg->datasets[i]]));
+    for (int i = 0; i < cfg->ndatasets; i++) {
+        /* file data sets as given ("ann:FILE", "FILE:/PATH"): the file is part of the spec */
+        char label[1100];
+        json_object_array_add(a, json_object_new_string(sweep_data_label(cfg, cfg->datasets[i], label,
+                                                                         sizeof label)));
+    }
     json_object_object_add(o, "datasets", a);
-    if (cfg->ndatasets > 1 || cfg->datasets[0] != SWEEP_DATA_FASHION_MNIST)
+    if (has_dataset(cfg, SWEEP_DATA_GAUSSIAN) || has_dataset(cfg, SWEEP_DATA_LOWRANK) ||
+        has_dataset(cfg, SWEEP_DATA_CLUSTERED))
         json_object_object_add(o, "k", json_object_new_int64(cfg->k));
     if (has_dataset(cfg, SWEEP_DATA_CLUSTERED)) {
         json_object_object_add(o, "alignment", number(cfg->alignment));

@@ -4,7 +4,9 @@
  * modes, read its HDF5 file back with the HDF5 C API and check the table and
  * the attributes; check that bad command lines and bad spec files are
  * rejected; the grid (--dry-run) and its shards; resume after a SIGKILL
- * (test hook SKETCHMM_SWEEP_TEST_STOP_AFTER); a changed spec refused; merge.
+ * (test hook SKETCHMM_SWEEP_TEST_STOP_AFTER); a changed spec refused; merge;
+ * file data sets (FILE.h5:/PATH, ann:FILE.h5) on a small ann-benchmarks file
+ * written by sketchmm_make_ann (SKETCHMM_MAKE_ANN_EXE).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -24,6 +26,9 @@
 
 #ifndef SKETCHMM_SWEEP_EXE
 #error "SKETCHMM_SWEEP_EXE must name the sketchmm_sweep executable"
+#endif
+#ifndef SKETCHMM_MAKE_ANN_EXE
+#error "SKETCHMM_MAKE_ANN_EXE must name the sketchmm_make_ann executable"
 #endif
 
 /* ------------------------------------------------------------------------ */
@@ -1095,6 +1100,213 @@ START_TEST(test_sweep_merge_shards)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* File data sets: FILE.h5:/PATH and ann:FILE.h5                            */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Write a small ann-benchmarks file of the digits data set with
+ * sketchmm_make_ann: /train 300 x 64, /test 40 x 64, top-10. Its path into buf.
+ */
+static const char *make_ann_file(const char *name, char *buf, size_t size)
+{
+    test_tmp_path(name, buf, size);
+    char log[1024];
+    test_tmp_path("make_ann_log.txt", log, sizeof log);
+    const char *argv[] = { SKETCHMM_MAKE_ANN_EXE, "--source", "digits", "--train-rows", "300",
+                           "--test-rows", "40", "--topk", "10", "--out", buf, NULL };
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0)
+            _exit(126);
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+        close(fd);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        dump_file(log);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "sketchmm_make_ann failed");
+    return buf;
+}
+
+START_TEST(test_sweep_file_datasets)
+{
+    char ann[1024], spec_h5[1100], spec_ann[1100], out[1024], out2[1024];
+    make_ann_file("digits.h5", ann, sizeof ann);
+    snprintf(spec_h5, sizeof spec_h5, "%s:/train", ann);
+    snprintf(spec_ann, sizeof spec_ann, "ann:%s", ann);
+
+    /* Dense on a matrix of the file: A = rows 0..99, B = rows 100..249 of /train. */
+    test_tmp_path("dense.h5", out, sizeof out);
+    const char *dense[] = { "--mode", "dense", "--datasets", spec_h5, "--shapes", "100x150",
+                            "--methods", "simhash,srht", "--bits", "64", "--sketch-dims", "16",
+                            "--reps", "1", "--warmup", "0", "--threads", "1", "--out", out, NULL };
+    int rc = run_sweep(dense);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    hid_t file = open_results(out);
+    int64_t count;
+    row_view *rows = read_rows(file, &count);
+    ck_assert_int_eq(count, 2);
+    for (int i = 0; i < 2; i++) {
+        const row_view *r = &rows[i];
+        ck_assert_str_eq(r->mode, "dense");
+        ck_assert_str_eq(r->dataset, "h5");
+        ck_assert_str_eq(r->method, i == 0 ? "simhash" : "srht");
+        ck_assert_int_eq(r->m, 100);
+        ck_assert_int_eq(r->n, 150);
+        ck_assert_int_eq(r->k, 64); /* the digits have 8 x 8 pixels */
+        ck_assert_int_eq(r->status, 0);
+        check_times(r);
+        ck_assert_msg(isfinite(r->nmse) && r->nmse >= 0.0, "nmse %g", r->nmse);
+        ck_assert_msg(r->alignment > 0.0 && r->alignment <= 1.0, "alignment %g", r->alignment);
+        ck_assert_msg(isnan(r->recall), "recall of a dense row should be NaN");
+    }
+    free(rows);
+    char *v = read_attr_string(file, "dataset");
+    ck_assert_str_eq(v, spec_h5);
+    free(v);
+    v = read_attr_string(file, "spec");
+    ck_assert_msg(strstr(v, spec_h5) != NULL, "spec %s does not name the file", v);
+    free(v);
+    H5Fclose(file);
+    /* The same command again: everything is in the file already. */
+    ck_assert_int_eq(run_sweep(dense), 0);
+    ck_assert_msg(file_contains(log_path(), "0 new"), "a second run should add no rows");
+
+    /* Top-k on the benchmark file: queries = /test rows 0..39, database = /train rows 0..299. */
+    test_tmp_path("topk.h5", out2, sizeof out2);
+    const char *topk[] = { "--mode", "topk", "--datasets", spec_ann, "--topk-shapes", "40x300", "--topk", "10",
+                           "--candidates", "20,300", "--methods", "simhash,countsketch", "--topk-bits", "64",
+                           "--topk-sketch-dims", "16", "--topk-reps", "1", "--warmup", "0", "--threads", "1",
+                           "--out", out2, NULL };
+    rc = run_sweep(topk);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    file = open_results(out2);
+    rows = read_rows(file, &count);
+    ck_assert_int_eq(count, 4);
+    for (int i = 0; i < 4; i++) {
+        const row_view *r = &rows[i];
+        ck_assert_str_eq(r->mode, "topk");
+        ck_assert_str_eq(r->dataset, "ann");
+        ck_assert_int_eq(r->m, 40);
+        ck_assert_int_eq(r->n, 300);
+        ck_assert_int_eq(r->k, 64);
+        ck_assert_int_eq(r->topk, 10);
+        ck_assert_int_eq(r->status, 0);
+        check_times(r);
+        ck_assert_msg(r->recall >= 0.0 && r->recall <= 1.0, "recall %g", r->recall);
+        ck_assert_msg(r->recall_index >= 0.0 && r->recall_index <= r->recall, "recall_index %g, recall %g",
+                      r->recall_index, r->recall);
+        if (r->candidates == r->n)
+            ck_assert_msg(r->recall == 1.0 && r->recall_index == 1.0, "%s: recall %g / %g with candidates = n",
+                          r->method, r->recall, r->recall_index);
+    }
+    free(rows);
+    v = read_attr_string(file, "dataset");
+    ck_assert_str_eq(v, spec_ann);
+    free(v);
+    H5Fclose(file);
+
+    /* The file is part of each configuration's key: another file, other hashes. */
+    char ann2[1024], spec_ann2[1100];
+    make_ann_file("digits2.h5", ann2, sizeof ann2);
+    snprintf(spec_ann2, sizeof spec_ann2, "ann:%s", ann2);
+    int64_t index[8], index2[8];
+    uint64_t hash[8], hash2[8];
+    const char *dry[] = { "--mode", "topk", "--datasets", spec_ann, "--topk-shapes", "40x300",
+                          "--candidates", "300", "--methods", "simhash", "--topk-bits", "64", "--dry-run", NULL };
+    ck_assert_int_eq(run_sweep(dry), 0);
+    ck_assert_int_eq(dry_run_lines(index, hash, 8), 1);
+    ck_assert_msg(file_contains(log_path(), "40x300x64"), "the dry run should show k = 64");
+    dry[3] = spec_ann2;
+    ck_assert_int_eq(run_sweep(dry), 0);
+    ck_assert_int_eq(dry_run_lines(index2, hash2, 8), 1);
+    ck_assert_msg(hash[0] != hash2[0], "two files, one configuration hash");
+
+    /* A spec file takes the same names. */
+    char spec[1024], json[2400];
+    snprintf(json, sizeof json,
+             "{\"mode\": \"both\", \"datasets\": [\"gaussian\", \"%s\"], \"shapes\": [\"10x20\"],"
+             " \"topk_shapes\": [\"10x20\"], \"topk\": 3, \"candidates\": [5], \"methods\": [\"simhash\"],"
+             " \"bits\": [64]}",
+             spec_ann);
+    write_tmp_file("files.json", json, spec, sizeof spec);
+    const char *with_spec[] = { "--spec", spec, "--dry-run", NULL };
+    rc = run_sweep(with_spec);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(dry_run_size(), 4);
+    ck_assert_msg(file_contains(log_path(), "dense ann 10x20x64"), "ann rows should have k = 64");
+    ck_assert_msg(file_contains(log_path(), "dense gaussian 10x20x784"), "gaussian rows keep --k");
+}
+END_TEST
+
+START_TEST(test_sweep_file_dataset_errors)
+{
+    char ann[1024], missing[1024], out[1024];
+    make_ann_file("digits.h5", ann, sizeof ann);
+    test_tmp_path("no-such-file.h5", missing, sizeof missing);
+    test_tmp_path("s.h5", out, sizeof out);
+    char missing_h5[1100], missing_ann[1100], no_path[1100], h5[1100], ann_spec[1100], two[2300];
+    snprintf(missing_h5, sizeof missing_h5, "%s:/train", missing);
+    snprintf(missing_ann, sizeof missing_ann, "ann:%s", missing);
+    snprintf(no_path, sizeof no_path, "%s:/no/such/path", ann);
+    snprintf(h5, sizeof h5, "%s:/train", ann);
+    snprintf(ann_spec, sizeof ann_spec, "ann:%s", ann);
+    snprintf(two, sizeof two, "%s,%s", h5, ann_spec);
+    struct {
+        const char *args[12];
+        const char *needle; /* in the message */
+    } bad[] = {
+        { { "--mode", "dense", "--datasets", missing_h5, "--shapes", "10x10", NULL }, missing },
+        { { "--mode", "topk", "--datasets", missing_ann, "--topk-shapes", "10x20", "--candidates", "20", NULL },
+          missing },
+        { { "--mode", "dense", "--datasets", no_path, "--shapes", "10x10", NULL }, ann },
+        { { "--mode", "dense", "--datasets", h5, "--shapes", "200x101", NULL }, ann },      /* 301 > 300 rows */
+        { { "--mode", "dense", "--datasets", ann_spec, "--shapes", "300x1", NULL }, ann },  /* /train */
+        { { "--mode", "topk", "--datasets", ann_spec, "--topk-shapes", "41x300", "--candidates", "20", NULL },
+          ann },                                                                          /* 40 queries */
+        { { "--mode", "topk", "--datasets", ann_spec, "--topk-shapes", "40x301", "--candidates", "20", NULL },
+          ann },                                                                          /* 300 vectors */
+        { { "--mode", "topk", "--datasets", h5, "--topk-shapes", "100x201", "--candidates", "20", NULL }, ann },
+        { { "--mode", "dense", "--datasets", ann_spec, "--k", "32", "--shapes", "10x10", NULL }, "--k" },
+        { { "--mode", "dense", "--datasets", two, "--shapes", "10x10", NULL }, "--datasets" },
+        { { "--mode", "dense", "--datasets", ":/train", "--shapes", "10x10", NULL }, "--datasets" },
+        { { "--mode", "dense", "--datasets", "ann:", "--shapes", "10x10", NULL }, "--datasets" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *args[16];
+        int a = 0;
+        for (int j = 0; bad[i].args[j] != NULL; j++)
+            args[a++] = bad[i].args[j];
+        args[a++] = "--out";
+        args[a++] = out;
+        args[a] = NULL;
+        int rc = run_sweep(args);
+        if (rc != 2)
+            dump_file(log_path());
+        ck_assert_msg(rc == 2, "case %zu (%s): exit status %d, expected 2", i, bad[i].args[3], rc);
+        ck_assert_msg(file_contains(log_path(), bad[i].needle), "case %zu: the message does not name %s", i,
+                      bad[i].needle);
+        ck_assert_msg(file_contains(log_path(), "--help"), "case %zu: no hint", i);
+        ck_assert_msg(access(out, F_OK) != 0, "case %zu: output file created", i);
+    }
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -1112,6 +1324,8 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_sweep_shards_cover_grid);
     tcase_add_test(tc, test_sweep_resume_after_kill);
     tcase_add_test(tc, test_sweep_merge_shards);
+    tcase_add_test(tc, test_sweep_file_datasets);
+    tcase_add_test(tc, test_sweep_file_dataset_errors);
     suite_add_tcase(s, tc);
     return s;
 }
