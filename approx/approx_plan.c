@@ -4,11 +4,38 @@
  * method table and argument plumbing every approximate entry point shares.
  */
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 #include "approx/approx_plan.h"
 #include "exact/sgemm.h"
 #include "sketchmm/sketch.h"
+
+_Thread_local approx_phase_times approx_phases;
+
+void approx_phases_clear(void)
+{
+    const approx_phase_times zero = { 0.0, 0.0, 0.0, 0.0 };
+    approx_phases = zero;
+}
+
+double approx_clock(void)
+{
+    return omp_get_wtime();
+}
+
+void approx_phase_add(double *phase_of_last, double t0)
+{
+    *phase_of_last += omp_get_wtime() - t0;
+}
+
+smm_status approx_last_phase_times(approx_phase_times *t)
+{
+    if (t == NULL)
+        return SMM_ERR_NULL_POINTER;
+    *t = approx_phases;
+    return SMM_OK;
+}
 
 void approx_options_init(approx_options *opts)
 {
@@ -222,8 +249,10 @@ smm_status approx_plan_build(const smm_context *ctx, const approx_vectors *cols,
             p->b.cols = own;
         }
     }
+    const double t0 = approx_clock();
     if (s == SMM_OK)
         s = p->ops->sketch_b(ctx, &p->b, &p->b_state);
+    approx_phase_add(&approx_phases.encode_b, t0);
     if (s != SMM_OK) {
         approx_plan_free(p);
         return s;
@@ -236,6 +265,7 @@ smm_status approx_plan_create(smm_layout layout, smm_trans transb, int64_t k, in
                               const float *B, int64_t ldb, const approx_options *opts,
                               approx_plan **plan)
 {
+    approx_phases_clear();
     if (plan == NULL)
         return SMM_ERR_NULL_POINTER;
     *plan = NULL;
@@ -270,10 +300,14 @@ smm_status approx_plan_run(const smm_context *ctx, const approx_plan *plan, cons
     if (!approx_method_uses_bits(plan->b.opts.method))
         s = approx_check_finite(ctx, &p->rows_a, p->k);
     void *a_state = NULL;
+    double t0 = approx_clock();
     if (s == SMM_OK)
         s = ops->sketch_a(ctx, &plan->b, plan->b_state, &p->rows_a, &a_state);
+    approx_phase_add(&approx_phases.encode_a, t0);
+    t0 = approx_clock();
     if (s == SMM_OK)
         s = ops->estimate(ctx, &plan->b, plan->b_state, a_state, p);
+    approx_phase_add(&approx_phases.estimate, t0);
     ops->free_state(a_state);
     return s;
 }
@@ -292,6 +326,7 @@ smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_
                                 int64_t m, float alpha, const float *A, int64_t lda,
                                 float beta, float *C, int64_t ldc)
 {
+    approx_phases_clear();
     if (plan == NULL)
         return SMM_ERR_NULL_POINTER;
     const int64_t n = plan->b.cols.count, k = plan->b.k;

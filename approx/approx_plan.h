@@ -14,6 +14,13 @@ struct approx_plan {
     void *b_state;    /* ops->sketch_b's state */
 };
 
+/* The calling thread's phase times (approx_last_phase_times): cleared by each public call, added to by its phases. */
+void approx_phases_clear(void);
+/* Seconds from a wall clock, and the time since t0 added to one phase. */
+double approx_clock(void);
+void approx_phase_add(double *phase_of_last, double t0);
+extern _Thread_local approx_phase_times approx_phases;
+
 /* Check the options: method, its size (bits or sketch_dim), threads, candidates >= 0. */
 smm_status approx_check_options(const approx_options *opts);
 

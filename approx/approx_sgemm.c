@@ -12,6 +12,7 @@ smm_status approx_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
                         float beta, float *C, int64_t ldc,
                         const approx_options *opts)
 {
+    approx_phases_clear();
     approx_options defaults;
     smm_context ctx;
     smm_status s = sgemm_check_args(layout, transa, transb, m, n, k, A, lda, B, ldb, C, ldc);

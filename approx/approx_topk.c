@@ -138,8 +138,10 @@ smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan,
     const int codes = approx_method_uses_bits(b->opts.method);
     smm_status s = codes ? SMM_OK : approx_check_finite(ctx, rows_a, b->k);
     void *a_state = NULL;
+    double t0 = approx_clock();
     if (s == SMM_OK)
         s = plan->ops->sketch_a(ctx, b, plan->b_state, rows_a, &a_state);
+    approx_phase_add(&approx_phases.encode_a, t0);
     if (s != SMM_OK)
         return s;
     int64_t entries;
@@ -148,11 +150,15 @@ smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan,
         s = SMM_ERR_OVERFLOW;
     else if ((cand = smm_aligned_alloc((size_t)entries * sizeof(int64_t))) == NULL)
         s = SMM_ERR_NO_MEMORY;
+    t0 = approx_clock();
     if (s == SMM_OK)
         s = codes ? codes_candidates(ctx, plan, a_state, m, r, cand) : classical_candidates(ctx, plan, a_state, m, r, cand);
     plan->ops->free_state(a_state);
+    approx_phase_add(&approx_phases.estimate, t0);
+    t0 = approx_clock();
     if (s == SMM_OK)
         s = approx_refine(ctx, rows_a, &b->cols, b->k, m, r, cand, topk, idx, val, ldk);
+    approx_phase_add(&approx_phases.refine, t0);
     smm_aligned_free(cand);
     return s;
 }
@@ -174,6 +180,7 @@ smm_status approx_plan_topk(const approx_plan *plan, smm_layout layout, smm_tran
                             int64_t m, const float *A, int64_t lda,
                             int64_t topk, int64_t *idx, float *val, int64_t ldk)
 {
+    approx_phases_clear();
     if (plan == NULL)
         return SMM_ERR_NULL_POINTER;
     smm_status s = check_topk_args(layout, transa, m, plan->b.cols.count, plan->b.k, A, lda, topk, idx, val, ldk,
@@ -193,6 +200,7 @@ smm_status approx_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                        int64_t topk, int64_t *idx, float *val, int64_t ldk,
                        const approx_options *opts)
 {
+    approx_phases_clear();
     approx_options defaults;
     smm_context ctx;
     smm_status s = approx_resolve(&opts, &defaults, &ctx);

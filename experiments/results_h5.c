@@ -92,6 +92,9 @@ static hid_t row_type(int file_layout)
         err |= H5Tinsert(t, "approx_seconds", HOFFSET(results_row, approx_seconds), f64);
         err |= H5Tinsert(t, "encode_b_seconds", HOFFSET(results_row, encode_b_seconds), f64);
         err |= H5Tinsert(t, "rest_seconds", HOFFSET(results_row, rest_seconds), f64);
+        err |= H5Tinsert(t, "encode_a_seconds", HOFFSET(results_row, encode_a_seconds), f64);
+        err |= H5Tinsert(t, "estimate_seconds", HOFFSET(results_row, estimate_seconds), f64);
+        err |= H5Tinsert(t, "refine_seconds", HOFFSET(results_row, refine_seconds), f64);
         err |= H5Tinsert(t, "speedup", HOFFSET(results_row, speedup), f64);
         err |= H5Tinsert(t, "nmse", HOFFSET(results_row, nmse), f64);
         err |= H5Tinsert(t, "rel_fro_error", HOFFSET(results_row, rel_fro_error), f64);

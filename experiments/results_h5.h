@@ -53,8 +53,12 @@
  *   rest_seconds   float64  median time of approx_plan_multiply / approx_plan_topk:
  *                           sketching A, the estimates, and for top-k the
  *                           selection and exact refinement of the candidates
- *                           (the public API splits no further). Medians do not
- *                           add up exactly to approx_seconds
+ *                           Medians do not add up exactly to approx_seconds
+ *   encode_a_seconds float64 median time of sketching A within rest_seconds
+ *   estimate_seconds float64 median time of the estimate within rest_seconds
+ *                           (writing C, or for top-k choosing the candidates)
+ *   refine_seconds float64  median time of the exact refinement (top-k; 0 dense)
+ *                           (the last three from approx_last_phase_times)
  *   speedup        float64  exact_seconds / approx_seconds
  *   nmse           float64  dense: mean((Y - Yhat)^2) / var(Y)
  *   rel_fro_error  float64  dense: ||Y - Yhat||_F / ||Y||_F
@@ -114,6 +118,9 @@ typedef struct {
     double approx_seconds;
     double encode_b_seconds;
     double rest_seconds;
+    double encode_a_seconds;
+    double estimate_seconds;
+    double refine_seconds;
     double speedup;
     double nmse;
     double rel_fro_error;

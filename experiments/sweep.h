@@ -356,23 +356,29 @@ void sweep_data_params(const sweep_config *cfg, char *buf, size_t size);
  * The timing scheme of both modes. A group is a set of `nvariants`
  * approximate configurations compared with one exact call. exact(ctx,
  * &seconds) runs its call once and times it; approx(ctx, variant, phases)
- * runs one approximate call and times its two phases: phases[0] encoding B
- * (approx_plan_create), phases[1] the rest (approx_plan_multiply or
- * approx_plan_topk: encoding A, estimates, and for top-k the selection and
- * refinement). Checking of results happens outside the timed parts.
+ * runs one approximate call and times its SWEEP_PHASES phases: phases[0]
+ * encoding B (approx_plan_create), phases[1] the rest (approx_plan_multiply
+ * or approx_plan_topk), and from approx_last_phase_times of that call
+ * phases[2] encoding A, phases[3] the estimate (top-k: choosing the
+ * candidates), phases[4] the refinement (top-k only). Checking of results
+ * happens outside the timed parts.
  *
  * First `warmup` untimed runs of variant 0, then `reps` rounds: one exact run,
  * then one run of every variant that has not failed. So a row's medians
  * come from runs made moments apart, under the same machine conditions.
  *
- * exact_times[r] and phase_times[(v * reps + r) * 2 + phase] receive the
+ * exact_times[r] and phase_times[(v * reps + r) * SWEEP_PHASES + phase] receive the
  * times, status[v] each variant's first failing status (SMM_OK if none; a
  * variant that failed is not run again). Returns SMM_OK, or the status of a
  * failing exact run: the group is abandoned then and every variant gets that
  * status.
  */
 typedef smm_status (*sweep_exact_fn)(void *ctx, double *seconds);
-typedef smm_status (*sweep_approx_fn)(void *ctx, int variant, double phases[2]);
+#define SWEEP_PHASES 5
+typedef smm_status (*sweep_approx_fn)(void *ctx, int variant, double phases[SWEEP_PHASES]);
+
+/* After a plan call: phases[2..4] from approx_last_phase_times (see above). */
+void sweep_library_phases(double phases[SWEEP_PHASES]);
 
 smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn exact,
                              sweep_approx_fn approx, void *ctx, double *exact_times,
@@ -394,8 +400,9 @@ void sweep_row_init(results_row *row, const sweep_run *run, const sweep_context 
 /*
  * The end of every row, both modes: set its status and, for SMM_OK, its
  * times (medians over reps rounds of exact_times and of variant's
- * phase_times: encode_b_seconds, rest_seconds and approx_seconds, the median
- * of the per-round totals) and speedup; report it on the progress line
+ * phase_times: encode_b_seconds, rest_seconds, encode_a_seconds,
+ * estimate_seconds, refine_seconds, and approx_seconds, the median of the
+ * per-round totals encode B + rest) and speedup; report it on the progress line
  * (failed_call names the call that failed), append it to the file (flushed),
  * and apply the test hook SKETCHMM_SWEEP_TEST_STOP_AFTER. The quality fields
  * must be set before. Returns 0, SWEEP_EXIT_RUN_FAILED when the

@@ -34,7 +34,7 @@ static smm_status run_exact(void *ctx, double *seconds)
 }
 
 /* approx_sgemm's work as its two phases: sketch B (plan), then A and the estimates. */
-static smm_status run_approx(void *ctx, int variant, double phases[2])
+static smm_status run_approx(void *ctx, int variant, double phases[SWEEP_PHASES])
 {
     const dense_ctx *c = ctx;
     (void)variant; /* one configuration per group */
@@ -46,6 +46,7 @@ static smm_status run_approx(void *ctx, int variant, double phases[2])
         s = approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, c->m, 1.0f, c->A, c->k, 0.0f, c->Yhat,
                                  c->n);
     double t2 = metrics_now();
+    sweep_library_phases(phases);
     approx_plan_free(plan);
     phases[0] = t1 - t0;
     phases[1] = t2 - t1;
@@ -100,7 +101,7 @@ int sweep_dense(sweep_run *run, const sweep_context *ctx)
     c.Y = sweep_alloc(cfg->m, cfg->n, sizeof(float));
     c.Yhat = sweep_alloc(cfg->m, cfg->n, sizeof(float));
     double *exact_times = malloc((size_t)cfg->reps * sizeof *exact_times);
-    double *phase_times = malloc((size_t)cfg->reps * 2 * sizeof *phase_times);
+    double *phase_times = malloc((size_t)cfg->reps * SWEEP_PHASES * sizeof *phase_times);
     results_row *rows = calloc((size_t)(total > 0 ? total : 1), sizeof *rows);
     int exit_code = EXIT_SUCCESS;
     if (B == NULL || c.Y == NULL || c.Yhat == NULL || exact_times == NULL || phase_times == NULL ||

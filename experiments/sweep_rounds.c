@@ -15,7 +15,7 @@ smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn
                              sweep_approx_fn approx, void *ctx, double *exact_times,
                              double *phase_times, smm_status *status)
 {
-    double unused[2];
+    double unused[SWEEP_PHASES];
     for (int v = 0; v < nvariants; v++)
         status[v] = SMM_OK;
     for (int r = 0; r < warmup && status[0] == SMM_OK; r++)
@@ -29,7 +29,7 @@ smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn
         }
         for (int v = 0; v < nvariants; v++)
             if (status[v] == SMM_OK)
-                status[v] = approx(ctx, v, &phase_times[((size_t)v * (size_t)reps + (size_t)r) * 2]);
+                status[v] = approx(ctx, v, &phase_times[((size_t)v * (size_t)reps + (size_t)r) * SWEEP_PHASES]);
     }
     return SMM_OK;
 }
@@ -86,6 +86,7 @@ void sweep_row_init(results_row *row, const sweep_run *run, const sweep_context 
     r.threads = ctx->threads;
     r.status = SMM_OK;
     r.exact_seconds = r.approx_seconds = r.encode_b_seconds = r.rest_seconds = r.speedup = NAN;
+    r.encode_a_seconds = r.estimate_seconds = r.refine_seconds = NAN;
     r.nmse = r.rel_fro_error = r.max_abs_error = NAN;
     r.recall = r.recall_index = r.max_value_error = NAN;
     r.recall_at_1 = r.recall_at_10 = r.recall_at_100 = NAN;
@@ -93,22 +94,32 @@ void sweep_row_init(results_row *row, const sweep_run *run, const sweep_context 
     *row = r;
 }
 
-/* Medians of a variant's phases over reps rounds: encode, rest, and their per-round total. */
-static void phase_medians(const double *phase_times, int reps, double *encode, double *rest, double *total)
+void sweep_library_phases(double phases[SWEEP_PHASES])
 {
-    double *t = malloc((size_t)reps * 3 * sizeof *t);
-    if (t == NULL) {
-        *encode = *rest = *total = NAN;
-        return;
+    approx_phase_times t;
+    approx_last_phase_times(&t);
+    phases[2] = t.encode_a;
+    phases[3] = t.estimate;
+    phases[4] = t.refine;
+}
+
+/* Medians of a variant's phases over reps rounds, and of the per-round totals (encode B + rest). */
+static void phase_medians(const double *phase_times, int reps, results_row *row)
+{
+    double *t = malloc((size_t)reps * sizeof *t);
+    double *out[SWEEP_PHASES] = { &row->encode_b_seconds, &row->rest_seconds, &row->encode_a_seconds,
+                                  &row->estimate_seconds, &row->refine_seconds };
+    for (int ph = 0; ph <= SWEEP_PHASES; ph++) {
+        double *dst = ph < SWEEP_PHASES ? out[ph] : &row->approx_seconds;
+        if (t == NULL) {
+            *dst = NAN;
+            continue;
+        }
+        for (int r = 0; r < reps; r++)
+            t[r] = ph < SWEEP_PHASES ? phase_times[SWEEP_PHASES * r + ph]
+                                     : phase_times[SWEEP_PHASES * r] + phase_times[SWEEP_PHASES * r + 1];
+        *dst = metrics_median(t, reps);
     }
-    for (int r = 0; r < reps; r++) {
-        t[r] = phase_times[2 * r];
-        t[reps + r] = phase_times[2 * r + 1];
-        t[2 * reps + r] = phase_times[2 * r] + phase_times[2 * r + 1];
-    }
-    *encode = metrics_median(t, reps);
-    *rest = metrics_median(t + reps, reps);
-    *total = metrics_median(t + 2 * reps, reps);
     free(t);
 }
 
@@ -126,7 +137,7 @@ int sweep_row_finish(sweep_run *run, results_row *row, smm_status status, const 
     int rc = 0;
     if (status == SMM_OK) {
         row->exact_seconds = metrics_median(exact_times, reps);
-        phase_medians(phase_times, reps, &row->encode_b_seconds, &row->rest_seconds, &row->approx_seconds);
+        phase_medians(phase_times, reps, row);
         row->speedup = row->exact_seconds / row->approx_seconds;
         if (row->mode[0] == 'd')
             snprintf(what + used, sizeof what - used, ": exact %.4g s, approx %.4g s, speedup %.3g, nmse %.4e",

@@ -116,7 +116,7 @@ static topk_quality evaluate(const topk_ctx *c)
 }
 
 /* approx_topk's work as its two phases: sketch the database (plan), then the queries, estimates, refinement. */
-static smm_status run_approx(void *ctx, int variant, double phases[2])
+static smm_status run_approx(void *ctx, int variant, double phases[SWEEP_PHASES])
 {
     topk_ctx *c = ctx;
     approx_plan *plan = NULL;
@@ -127,6 +127,7 @@ static smm_status run_approx(void *ctx, int variant, double phases[2])
     if (s == SMM_OK)
         s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, c->m, c->Q, c->k, c->K, c->idx, c->val, c->K);
     double t2 = metrics_now();
+    sweep_library_phases(phases);
     approx_plan_free(plan);
     phases[0] = t1 - t0;
     phases[1] = t2 - t1;
@@ -231,7 +232,7 @@ static int group_buffers_alloc(group_buffers *g, int max_variants, int reps)
     g->evaluated = calloc(nv, sizeof *g->evaluated);
     g->status = calloc(nv, sizeof *g->status);
     g->exact_times = calloc((size_t)reps, sizeof *g->exact_times);
-    g->phase_times = calloc(nv * (size_t)reps * 2, sizeof *g->phase_times);
+    g->phase_times = calloc(nv * (size_t)reps * SWEEP_PHASES, sizeof *g->phase_times);
     return g->opts && g->points && g->quality && g->evaluated && g->status && g->exact_times && g->phase_times;
 }
 
@@ -272,7 +273,7 @@ static int run_group(sweep_run *run, const sweep_context *ctx, topk_ctx *c, grou
             row->recall_at_100 = g->quality[v].recall_at[2];
         }
         int rc = sweep_row_finish(run, row, g->status[v], s != SMM_OK ? "exact_topk" : "approx_plan_topk",
-                                  g->exact_times, g->phase_times + (size_t)v * (size_t)cfg->topk_reps * 2,
+                                  g->exact_times, g->phase_times + (size_t)v * (size_t)cfg->topk_reps * SWEEP_PHASES,
                                   cfg->topk_reps);
         if (rc < 0)
             return -1;

@@ -385,6 +385,42 @@ START_TEST(streaming_selection_equals_full_sort)
 }
 END_TEST
 
+START_TEST(phase_times_of_the_last_call)
+{
+    const int64_t m = 300, n = 2000, k = 64;
+    float *A = malloc(sizeof(float) * m * k), *Bt = malloc(sizeof(float) * n * k), *C = malloc(sizeof(float) * m * n);
+    int64_t *idx = malloc(sizeof(int64_t) * m * 10);
+    float *val = malloc(sizeof(float) * m * 10);
+    uint64_t rng = 4;
+    test_fill_uniform(A, m * k, &rng);
+    test_fill_uniform(Bt, n * k, &rng);
+    approx_phase_times t;
+    ck_assert_int_eq(approx_last_phase_times(NULL), SMM_ERR_NULL_POINTER);
+    for (int mi = 0; mi < NUM_METHODS; mi++) {
+        const approx_options o = options_for(all_methods[mi]);
+        ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, 10, idx, val, 10, &o),
+                         SMM_OK);
+        ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
+        ck_assert_msg(t.encode_b > 0 && t.encode_a > 0 && t.estimate > 0 && t.refine > 0, "%s: %g %g %g %g",
+                      approx_method_name(o.method), t.encode_b, t.encode_a, t.estimate, t.refine);
+        approx_plan *plan;
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &o, &plan), SMM_OK);
+        ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
+        ck_assert(t.encode_b > 0 && t.encode_a == 0 && t.estimate == 0 && t.refine == 0);
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n), SMM_OK);
+        ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
+        ck_assert(t.encode_b == 0 && t.encode_a > 0 && t.estimate > 0 && t.refine == 0);
+        approx_plan_free(plan);
+    }
+    /* a call that fails its checks clears the times */
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, 0, idx, val, 10, NULL),
+                     SMM_ERR_BAD_ARGUMENT);
+    ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
+    ck_assert(t.encode_b == 0 && t.encode_a == 0 && t.estimate == 0 && t.refine == 0);
+    free(A), free(Bt), free(C), free(idx), free(val);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("approx_topk");
@@ -396,6 +432,7 @@ int main(void)
     tcase_add_test(tc, topk_reproducible_across_threads_and_isas);
     tcase_add_test(tc, bad_input_leaves_outputs_untouched);
     tcase_add_test(tc, dot_kernels_match_scalar);
+    tcase_add_test(tc, phase_times_of_the_last_call);
     tcase_add_test(tc, streaming_selection_equals_full_sort);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

@@ -120,7 +120,8 @@ static const char *log_path(void)
 typedef struct {
     uint64_t config_hash;
     int64_t config_index, bytes_per_vector;
-    double encode_b_seconds, rest_seconds, recall_at_1, recall_at_10, recall_at_100;
+    double encode_b_seconds, rest_seconds, encode_a_seconds, estimate_seconds, refine_seconds;
+    double recall_at_1, recall_at_10, recall_at_100;
     char mode[8];
     char method[24];
     char dataset[32];
@@ -154,6 +155,9 @@ static hid_t row_view_type(void)
     e |= H5Tinsert(t, "bytes_per_vector", HOFFSET(row_view, bytes_per_vector), H5T_NATIVE_INT64);
     e |= H5Tinsert(t, "encode_b_seconds", HOFFSET(row_view, encode_b_seconds), H5T_NATIVE_DOUBLE);
     e |= H5Tinsert(t, "rest_seconds", HOFFSET(row_view, rest_seconds), H5T_NATIVE_DOUBLE);
+    e |= H5Tinsert(t, "encode_a_seconds", HOFFSET(row_view, encode_a_seconds), H5T_NATIVE_DOUBLE);
+    e |= H5Tinsert(t, "estimate_seconds", HOFFSET(row_view, estimate_seconds), H5T_NATIVE_DOUBLE);
+    e |= H5Tinsert(t, "refine_seconds", HOFFSET(row_view, refine_seconds), H5T_NATIVE_DOUBLE);
     e |= H5Tinsert(t, "recall_at_1", HOFFSET(row_view, recall_at_1), H5T_NATIVE_DOUBLE);
     e |= H5Tinsert(t, "recall_at_10", HOFFSET(row_view, recall_at_10), H5T_NATIVE_DOUBLE);
     e |= H5Tinsert(t, "recall_at_100", HOFFSET(row_view, recall_at_100), H5T_NATIVE_DOUBLE);
@@ -279,6 +283,14 @@ static void check_times(const row_view *r)
     ck_assert_msg(r->encode_b_seconds < r->approx_seconds + r->rest_seconds &&
                       r->rest_seconds < r->approx_seconds + r->encode_b_seconds,
                   "phases %g + %g against total %g", r->encode_b_seconds, r->rest_seconds, r->approx_seconds);
+    /* the library's split of the rest: sketching A and the estimate always, refinement in top-k only */
+    const int topk = r->topk > 0;
+    ck_assert_msg(r->encode_a_seconds > 0.0 && r->estimate_seconds > 0.0 &&
+                      (topk ? r->refine_seconds > 0.0 : r->refine_seconds == 0.0),
+                  "library phases %g %g %g", r->encode_a_seconds, r->estimate_seconds, r->refine_seconds);
+    ck_assert_msg(r->encode_a_seconds + r->estimate_seconds + r->refine_seconds <= 3.0 * r->rest_seconds,
+                  "library phases %g + %g + %g against rest %g", r->encode_a_seconds, r->estimate_seconds,
+                  r->refine_seconds, r->rest_seconds);
     ck_assert_msg(r->speedup > 0.0 && isfinite(r->speedup), "speedup %g", r->speedup);
     ck_assert_msg(fabs(r->speedup - r->exact_seconds / r->approx_seconds) <= 1e-9 * r->speedup,
                   "speedup %g is not exact/approx", r->speedup);
@@ -295,7 +307,7 @@ static hid_t open_results(const char *out)
     ck_assert_int_eq(H5Tget_class(ftype), H5T_COMPOUND);
     static const char *const fields[] = {
         "config_hash", "config_index", "bytes_per_vector", "encode_b_seconds", "rest_seconds",
-        "recall_at_1", "recall_at_10", "recall_at_100", "mode", "method", "dataset", "m", "n", "k", "bits", "sketch_dim", "topk", "candidates", "seed",
+        "encode_a_seconds", "estimate_seconds", "refine_seconds", "recall_at_1", "recall_at_10", "recall_at_100", "mode", "method", "dataset", "m", "n", "k", "bits", "sketch_dim", "topk", "candidates", "seed",
         "threads", "isa", "status", "exact_seconds", "approx_seconds", "speedup", "nmse",
         "rel_fro_error", "max_abs_error", "recall", "recall_index", "max_value_error", "alignment"
     };

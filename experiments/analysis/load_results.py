@@ -13,7 +13,8 @@ candidates, seed, threads, isa, status, exact_seconds, approx_seconds, speedup,
 nmse, rel_fro_error, max_abs_error (dense rows), recall, recall_index,
 max_value_error (top-k rows), alignment, and whatever newer sweeps add, such
 as config_hash, config_index, bytes_per_vector, encode_b_seconds,
-rest_seconds, recall_at_1/10/100; a field a mode does not measure is NaN or
+rest_seconds, encode_a_seconds, estimate_seconds, refine_seconds,
+recall_at_1/10/100; a field a mode does not measure is NaN or
 0), and attributes on the root group describing the run (library_version,
 git_commit, isa, exact_kernel, hamming_kernel, threads, cpu_model, dataset,
 seed, created, modes, methods, ...). Every field the file has is loaded; none

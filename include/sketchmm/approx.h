@@ -240,6 +240,26 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                       const float *A, int64_t lda, const float *B, int64_t ldb,
                       int64_t topk, int64_t *idx, float *val, int64_t ldk);
 
+/* ------------------------------------------------------------------------
+ * Where the time goes
+ * ------------------------------------------------------------------------ */
+
+/* Wall-clock seconds of the phases of one call (0 for a phase the call does not have). */
+typedef struct {
+    double encode_b; /* sketching op(B): approx_plan_create, or inside a one-shot call */
+    double encode_a; /* sketching op(A) (column-row sampling: drawing and scaling both factors) */
+    double estimate; /* the estimate: writing C, or for top-k choosing the candidates */
+    double refine;   /* top-k: the exact values of the candidates and the final order */
+} approx_phase_times;
+
+/*
+ * The phase times of the calling thread's most recent call of approx_sgemm,
+ * approx_topk, approx_plan_create, approx_plan_multiply or approx_plan_topk
+ * (all zero before the first). A call that failed leaves the times of the
+ * phases it ran. SMM_ERR_NULL_POINTER for a NULL t.
+ */
+smm_status approx_last_phase_times(approx_phase_times *t);
+
 #ifdef __cplusplus
 }
 #endif
