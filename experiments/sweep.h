@@ -182,8 +182,13 @@ int sweep_point_same_context(const sweep_point *a, const sweep_point *b);
  */
 void sweep_shard_range(int64_t total, int index, int count, int64_t *begin, int64_t *end);
 
-/* Bytes per sketched vector: ceil(bits / 64) * 8 + 4 (the norm) or 4 s (classical). */
-int64_t sweep_bytes_per_vector(approx_method method, int32_t size);
+/*
+ * Bytes per sketched vector of dimension k: the code's words (sketch_code_words:
+ * ceil(bits / 64) for the SimHash families, more for cross-polytope, whose
+ * fields do not straddle words) times 8, plus 4 for the norm; or 4 s for the
+ * classical methods. -1 when the library rejects the size.
+ */
+int64_t sweep_bytes_per_vector(approx_method method, int32_t size, int64_t k);
 
 /* ------------------------------------------------------------------------ */
 /* sweep_spec.c: the spec file (JSON) and the canonical spec                */

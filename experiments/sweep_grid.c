@@ -141,9 +141,16 @@ void sweep_shard_range(int64_t total, int index, int count, int64_t *begin, int6
     *end = total * (index + 1) / count;
 }
 
-int64_t sweep_bytes_per_vector(approx_method method, int32_t size)
+int64_t sweep_bytes_per_vector(approx_method method, int32_t size, int64_t k)
 {
-    if (approx_method_uses_bits(method))
-        return ((int64_t)size + 63) / 64 * 8 + 4;
-    return 4 * (int64_t)size;
+    if (!approx_method_uses_bits(method))
+        return 4 * (int64_t)size;
+    const sketch_family family = method == APPROX_SIMHASH_ORTHOGONAL   ? SKETCH_SIMHASH_ORTHOGONAL
+                                 : method == APPROX_SIMHASH_STRUCTURED ? SKETCH_SIMHASH_STRUCTURED
+                                 : method == APPROX_CROSSPOLYTOPE      ? SKETCH_CROSSPOLYTOPE
+                                                                       : SKETCH_SIMHASH;
+    int64_t words;
+    if (sketch_code_words(family, k, size, &words) != SMM_OK)
+        return -1;
+    return words * 8 + 4;
 }

@@ -79,7 +79,7 @@ void sweep_row_init(results_row *row, const sweep_run *run, const sweep_context 
         r.bits = p->size;
     else
         r.sketch_dim = p->size;
-    r.bytes_per_vector = sweep_bytes_per_vector(p->method, p->size);
+    r.bytes_per_vector = sweep_bytes_per_vector(p->method, p->size, p->k);
     r.topk = p->topk;
     r.candidates = p->candidates;
     r.seed = p->seed;
