@@ -4,7 +4,8 @@
  *   sketchmm/common.h  status codes, layouts, version, ISA path, threads
  *   sketchmm/exact.h   exact_sgemm
  *   sketchmm/sketch.h  SimHash codes, Hamming distances, estimators
- *   sketchmm/approx.h  approx_sgemm
+ *   sketchmm/approx.h  approx_sgemm, plans, top-k
+ *   sketchmm/unary.h   zero, identity and ReLU, plain and transposed
  */
 #ifndef SKETCHMM_H
 #define SKETCHMM_H
@@ -13,5 +14,6 @@
 #include "sketchmm/exact.h"
 #include "sketchmm/sketch.h"
 #include "sketchmm/approx.h"
+#include "sketchmm/unary.h"
 
 #endif /* SKETCHMM_H */

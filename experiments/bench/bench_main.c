@@ -30,6 +30,8 @@ static const bench_mode modes[] = {
       bench_hamming_main, bench_hamming_help },
     { "encode", "sketch_encode of every sketch family: vectors/s, ratio to dense SimHash, angle accuracy",
       bench_encode_main, bench_encode_help },
+    { "unary", "zero, identity, relu and their transposes: GiB/s and transpose/copy ratio",
+      bench_unary_main, bench_unary_help },
 };
 #define MODE_COUNT ((int)(sizeof modes / sizeof modes[0]))
 

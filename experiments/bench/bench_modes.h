@@ -32,4 +32,8 @@ void bench_hamming_help(FILE *out);
 int bench_encode_main(int argc, char **argv);
 void bench_encode_help(FILE *out);
 
+/* unary: zero, identity and ReLU, plain and transposed, GiB/s (bench_unary.c). */
+int bench_unary_main(int argc, char **argv);
+void bench_unary_help(FILE *out);
+
 #endif /* SKETCHMM_BENCH_MODES_H */

@@ -1,0 +1,326 @@
+/*
+ * test_unary.c - Check suite of the unary primitives (sketchmm/unary.h):
+ * every op x trans x layout against a plain definition on odd shapes with
+ * padded leading dimensions (the padding and the memory after B must stay
+ * untouched), on every ISA path this CPU runs and with 1 and 2 threads
+ * (shapes large enough for the threaded driver included), bit-exact NaN,
+ * signed-zero and infinity handling of ReLU, in-place copies, and the
+ * argument checks (documented statuses, B untouched).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+#include "sketchmm/unary.h"
+
+#define SENTINEL_BITS 0x7FC0BEEFu /* a quiet NaN with a payload no input has */
+
+static float sentinel(void)
+{
+    const uint32_t bits = SENTINEL_BITS;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static void restore_defaults(void)
+{
+    smm_set_isa(SMM_ISA_AUTO);
+    smm_set_num_threads(0);
+}
+
+/* Element (r, c) of a matrix in `layout` with leading dimension ld. */
+static int64_t at(smm_layout layout, int64_t ld, int64_t r, int64_t c)
+{
+    return layout == SMM_ROW_MAJOR ? r * ld + c : c * ld + r;
+}
+
+static float ref_op(unary_op op, float x)
+{
+    if (op == UNARY_ZERO)
+        return 0.0f;
+    if (op == UNARY_RELU)
+        return x < 0.0f ? 0.0f : x; /* NaN and -0 pass through */
+    return x;
+}
+
+static const unary_op ops[] = { UNARY_ZERO, UNARY_IDENTITY, UNARY_RELU };
+static const smm_trans transes[] = { SMM_NO_TRANS, SMM_TRANS };
+static const smm_layout layouts[] = { SMM_ROW_MAJOR, SMM_COL_MAJOR };
+
+typedef struct {
+    int64_t m, n;
+} shape;
+
+static const shape shapes[] = { { 1, 1 },   { 1, 37 },   { 29, 1 },    { 7, 13 },   { 16, 16 },
+                                { 17, 15 }, { 65, 33 },  { 130, 257 }, { 64, 64 },  { 50, 50 },
+                                { 257, 300 } /* above UNARY_PARALLEL_MIN: the threaded driver */ };
+#define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
+
+/* Random values with negatives, zeros of both signs, infinities and NaNs sprinkled in. */
+static void fill_special(float *x, int64_t count, uint64_t *rng)
+{
+    for (int64_t i = 0; i < count; i++) {
+        const uint64_t pick = test_rng_next(rng) % 64;
+        if (pick == 0)
+            x[i] = NAN;
+        else if (pick == 1)
+            x[i] = -NAN;
+        else if (pick == 2)
+            x[i] = -0.0f;
+        else if (pick == 3)
+            x[i] = 0.0f;
+        else if (pick == 4)
+            x[i] = -INFINITY;
+        else if (pick == 5)
+            x[i] = INFINITY;
+        else
+            x[i] = test_rng_uniform(rng);
+    }
+}
+
+/*
+ * One case on the current ISA path and thread count: B must equal the expected buffer exactly.
+ * aligned: B 64-byte aligned with ldb a multiple of 16 (the non-temporal store path of large transposes).
+ */
+static void check_case(unary_op op, smm_trans trans, smm_layout layout, int64_t m, int64_t n, uint64_t seed,
+                       const char *where, int aligned)
+{
+    /* A: m x n or n x m, padded by 3; B: m x n padded by 5, plus a guard zone after it */
+    const int64_t ar = trans == SMM_TRANS ? n : m, ac = trans == SMM_TRANS ? m : n;
+    const int64_t lda = (layout == SMM_ROW_MAJOR ? ac : ar) + 3;
+    const int64_t ldb = aligned ? ((layout == SMM_ROW_MAJOR ? n : m) + 15) / 16 * 16 + 16
+                                : (layout == SMM_ROW_MAJOR ? n : m) + 5;
+    const int64_t asize = (layout == SMM_ROW_MAJOR ? ar : ac) * lda;
+    const int64_t bsize = ((layout == SMM_ROW_MAJOR ? m : n) * ldb + 40 + 15) / 16 * 16;
+    float *A = malloc((size_t)asize * sizeof(float));
+    float *B = aligned ? aligned_alloc(64, (size_t)bsize * sizeof(float)) : malloc((size_t)bsize * sizeof(float));
+    float *E = malloc((size_t)bsize * sizeof(float));
+    ck_assert_ptr_nonnull(A);
+    ck_assert_ptr_nonnull(B);
+    ck_assert_ptr_nonnull(E);
+    uint64_t rng = seed;
+    fill_special(A, asize, &rng);
+    const float s = sentinel();
+    for (int64_t i = 0; i < bsize; i++)
+        B[i] = E[i] = s;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            const float x = trans == SMM_TRANS ? A[at(layout, lda, j, i)] : A[at(layout, lda, i, j)];
+            E[at(layout, ldb, i, j)] = ref_op(op, x);
+        }
+    const smm_status st = unary_apply(op, layout, trans, m, n, A, lda, B, ldb);
+    ck_assert_msg(st == SMM_OK, "%s: %s", where, smm_status_str(st));
+    if (memcmp(B, E, (size_t)bsize * sizeof(float)) != 0) {
+        int64_t first = 0;
+        while (memcmp(B + first, E + first, sizeof(float)) == 0)
+            first++;
+        ck_abort_msg("%s: %s %s %s %lldx%lld: element %lld differs (got %a, want %a)", where, unary_op_name(op),
+                     trans == SMM_TRANS ? "trans" : "notrans", layout == SMM_ROW_MAJOR ? "row" : "col", (long long)m,
+                     (long long)n, (long long)first, (double)B[first], (double)E[first]);
+    }
+    free(A);
+    free(B);
+    free(E);
+}
+
+START_TEST(test_matches_reference)
+{
+    /* _i: the shape */
+    const shape sh = shapes[_i];
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    static const int thread_counts[] = { 1, 2 };
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int ti = 0; ti < 2; ti++) {
+            ck_assert_int_eq(smm_set_num_threads(thread_counts[ti]), SMM_OK);
+            for (int o = 0; o < 3; o++)
+                for (int t = 0; t < 2; t++)
+                    for (int l = 0; l < 2; l++)
+                        check_case(ops[o], transes[t], layouts[l], sh.m, sh.n,
+                                   (uint64_t)(1000 * _i + 100 * o + 10 * t + l), smm_isa_name(isas[ii]), 0);
+        }
+    }
+    restore_defaults();
+}
+END_TEST
+
+START_TEST(test_large_transposes)
+{
+    /* B of >= 2^18 elements, aligned: the non-temporal store path; plus the same shapes unaligned */
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int threads = 1; threads <= 2; threads++) {
+            ck_assert_int_eq(smm_set_num_threads(threads), SMM_OK);
+            for (int o = 1; o < 3; o++)
+                for (int l = 0; l < 2; l++)
+                    for (int aligned = 0; aligned < 2; aligned++)
+                        check_case(ops[o], SMM_TRANS, layouts[l], 523, 1037, (uint64_t)(77 + 10 * o + l),
+                                   smm_isa_name(isas[ii]), aligned);
+            check_case(UNARY_RELU, SMM_TRANS, SMM_ROW_MAJOR, 1024, 512, 5, smm_isa_name(isas[ii]), 1);
+        }
+    }
+    restore_defaults();
+}
+END_TEST
+
+START_TEST(test_relu_special_values)
+{
+    /* every special value in every position of a 16 x 16 tile, both directions */
+    const float in[] = { NAN, -NAN, -0.0f, 0.0f, INFINITY, -INFINITY, -1e-40f /* subnormal */, 1e-40f, -3.5f, 2.25f };
+    const int nin = (int)(sizeof in / sizeof in[0]);
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int t = 0; t < 2; t++) {
+            float A[24 * 24], B[24 * 24];
+            for (int i = 0; i < 24 * 24; i++)
+                A[i] = in[i % nin];
+            ck_assert_int_eq(unary_apply(UNARY_RELU, SMM_ROW_MAJOR, transes[t], 24, 24, A, 24, B, 24), SMM_OK);
+            for (int i = 0; i < 24; i++)
+                for (int j = 0; j < 24; j++) {
+                    const float x = transes[t] == SMM_TRANS ? A[j * 24 + i] : A[i * 24 + j];
+                    const float y = B[i * 24 + j];
+                    if (isnan(x)) {
+                        uint32_t bx, by;
+                        memcpy(&bx, &x, 4);
+                        memcpy(&by, &y, 4);
+                        ck_assert_msg(bx == by, "%s: NaN not propagated bit for bit", smm_isa_name(isas[ii]));
+                    } else if (x < 0.0f) {
+                        ck_assert_msg(y == 0.0f && !signbit(y), "%s: relu(%a) = %a", smm_isa_name(isas[ii]),
+                                      (double)x, (double)y);
+                    } else {
+                        ck_assert_msg(memcmp(&x, &y, 4) == 0, "%s: relu(%a) = %a", smm_isa_name(isas[ii]), (double)x,
+                                      (double)y);
+                    }
+                }
+        }
+    }
+    restore_defaults();
+}
+END_TEST
+
+START_TEST(test_in_place_copy)
+{
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        float X[9 * 11], Y[9 * 11];
+        uint64_t rng = 7;
+        fill_special(X, 9 * 11, &rng);
+        memcpy(Y, X, sizeof X);
+        ck_assert_int_eq(unary_apply(UNARY_RELU, SMM_COL_MAJOR, SMM_NO_TRANS, 7, 11, X, 9, X, 9), SMM_OK);
+        for (int c = 0; c < 11; c++)
+            for (int r = 0; r < 9; r++) {
+                const float want = r < 7 ? ref_op(UNARY_RELU, Y[c * 9 + r]) : Y[c * 9 + r];
+                ck_assert(memcmp(&want, &X[c * 9 + r], 4) == 0);
+            }
+        ck_assert_int_eq(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, 9, 11, X, 11, X, 11), SMM_OK);
+    }
+    restore_defaults();
+}
+END_TEST
+
+START_TEST(test_errors_leave_b_untouched)
+{
+    float A[64], B[64], keep[64];
+    for (int i = 0; i < 64; i++)
+        A[i] = (float)i - 30.0f, B[i] = keep[i] = -7.0f;
+#define EXPECT(call, want)                                                                                             \
+    do {                                                                                                               \
+        ck_assert_int_eq((call), (want));                                                                              \
+        ck_assert(memcmp(B, keep, sizeof B) == 0);                                                                     \
+    } while (0)
+    EXPECT(unary_apply((unary_op)3, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 2, A, 2, B, 2), SMM_ERR_BAD_ARGUMENT);
+    EXPECT(unary_apply((unary_op)-1, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 2, A, 2, B, 2), SMM_ERR_BAD_ARGUMENT);
+    EXPECT(unary_apply(UNARY_IDENTITY, (smm_layout)0, SMM_NO_TRANS, 2, 2, A, 2, B, 2), SMM_ERR_BAD_LAYOUT);
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, (smm_trans)0, 2, 2, A, 2, B, 2), SMM_ERR_BAD_TRANS);
+    EXPECT(unary_apply(UNARY_ZERO, SMM_ROW_MAJOR, (smm_trans)0, 2, 2, NULL, 0, B, 2), SMM_ERR_BAD_TRANS);
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, -1, 2, A, 2, B, 2), SMM_ERR_BAD_SIZE);
+    EXPECT(unary_apply(UNARY_ZERO, SMM_COL_MAJOR, SMM_NO_TRANS, 2, -1, A, 2, B, 2), SMM_ERR_BAD_SIZE);
+    /* leading dimensions: B m x n; A n x m when transposed */
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 3, A, 3, B, 2), SMM_ERR_BAD_LEADING_DIM);
+    EXPECT(unary_apply(UNARY_ZERO, SMM_COL_MAJOR, SMM_NO_TRANS, 3, 2, NULL, 0, B, 2), SMM_ERR_BAD_LEADING_DIM);
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 3, A, 2, B, 3), SMM_ERR_BAD_LEADING_DIM);
+    EXPECT(unary_apply(UNARY_RELU, SMM_ROW_MAJOR, SMM_TRANS, 2, 3, A, 1, B, 3), SMM_ERR_BAD_LEADING_DIM);
+    EXPECT(unary_apply(UNARY_RELU, SMM_COL_MAJOR, SMM_TRANS, 2, 3, A, 2, B, 2), SMM_ERR_BAD_LEADING_DIM);
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 0, A, 0, B, 1), SMM_ERR_BAD_LEADING_DIM);
+    /* NULL pointers */
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 2, NULL, 2, B, 2), SMM_ERR_NULL_POINTER);
+    EXPECT(unary_apply(UNARY_RELU, SMM_ROW_MAJOR, SMM_TRANS, 2, 2, NULL, 2, B, 2), SMM_ERR_NULL_POINTER);
+    EXPECT(unary_apply(UNARY_ZERO, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 2, A, 2, NULL, 2), SMM_ERR_NULL_POINTER);
+    /* overlap: transposes never in place; copies only exactly in place */
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_TRANS, 4, 4, B, 4, B, 4), SMM_ERR_BAD_ARGUMENT);
+    EXPECT(unary_apply(UNARY_RELU, SMM_COL_MAJOR, SMM_TRANS, 4, 4, B + 8, 4, B, 4), SMM_ERR_BAD_ARGUMENT);
+    EXPECT(unary_apply(UNARY_RELU, SMM_ROW_MAJOR, SMM_TRANS, 1, 1, B, 1, B, 1), SMM_ERR_BAD_ARGUMENT);
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, 4, 4, B + 1, 4, B, 4), SMM_ERR_BAD_ARGUMENT);
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, 4, 4, B, 5, B, 4), SMM_ERR_BAD_ARGUMENT);
+    /* empty matrices: nothing to do, NULL allowed */
+    EXPECT(unary_apply(UNARY_RELU, SMM_ROW_MAJOR, SMM_TRANS, 0, 5, NULL, 1, NULL, 5), SMM_OK);
+    EXPECT(unary_apply(UNARY_IDENTITY, SMM_COL_MAJOR, SMM_NO_TRANS, 5, 0, NULL, 5, NULL, 5), SMM_OK);
+    /* zero never reads A: NULL or garbage lda are fine */
+    ck_assert_int_eq(unary_apply(UNARY_ZERO, SMM_ROW_MAJOR, SMM_TRANS, 4, 4, NULL, -3, B, 4), SMM_OK);
+    for (int i = 0; i < 16; i++)
+        ck_assert(B[i] == 0.0f && !signbit(B[i]));
+    ck_assert(B[16] == -7.0f);
+    /* an ISA path this CPU lacks: the selection error, B untouched */
+    memcpy(B, keep, sizeof B);
+    static const smm_isa all[] = { SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+    for (int i = 0; i < 3; i++)
+        if (!smm_isa_supported(all[i])) {
+            ck_assert_int_eq(smm_set_isa(all[i]), SMM_ERR_ISA_UNAVAILABLE);
+            EXPECT(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 2, A, 2, B, 2),
+                   SMM_ERR_ISA_UNAVAILABLE);
+            ck_assert_str_eq(unary_impl(), "unavailable");
+            break;
+        }
+#undef EXPECT
+    restore_defaults();
+}
+END_TEST
+
+START_TEST(test_names)
+{
+    ck_assert_str_eq(unary_op_name(UNARY_ZERO), "zero");
+    ck_assert_str_eq(unary_op_name(UNARY_IDENTITY), "identity");
+    ck_assert_str_eq(unary_op_name(UNARY_RELU), "relu");
+    ck_assert_ptr_null(unary_op_name((unary_op)9));
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_SCALAR), SMM_OK);
+    ck_assert_str_eq(unary_impl(), "unary_scalar");
+    if (smm_isa_supported(SMM_ISA_AVX512)) {
+        ck_assert_int_eq(smm_set_isa(SMM_ISA_AVX512), SMM_OK);
+        ck_assert_str_eq(unary_impl(), "unary_avx512");
+    }
+    restore_defaults();
+}
+END_TEST
+
+static Suite *unary_suite(void)
+{
+    Suite *s = suite_create("unary");
+    TCase *tc = tcase_create("reference");
+    tcase_add_loop_test(tc, test_matches_reference, 0, NSHAPES);
+    tcase_add_test(tc, test_large_transposes);
+    tcase_add_test(tc, test_relu_special_values);
+    tcase_add_test(tc, test_in_place_copy);
+    tcase_set_timeout(tc, 600);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("arguments");
+    tcase_add_test(tc, test_errors_leave_b_untouched);
+    tcase_add_test(tc, test_names);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(unary_suite());
+}
