@@ -6,6 +6,7 @@
  *   sketchmm/sketch.h  SimHash codes, Hamming distances, estimators
  *   sketchmm/approx.h  approx_sgemm, plans, top-k
  *   sketchmm/unary.h   zero, identity and ReLU, plain and transposed
+ *   sketchmm/mat4.h    4x4 multiply, inverse, copy (single and batched)
  */
 #ifndef SKETCHMM_H
 #define SKETCHMM_H
@@ -15,5 +16,6 @@
 #include "sketchmm/sketch.h"
 #include "sketchmm/approx.h"
 #include "sketchmm/unary.h"
+#include "sketchmm/mat4.h"
 
 #endif /* SKETCHMM_H */

@@ -36,4 +36,8 @@ void bench_encode_help(FILE *out);
 int bench_unary_main(int argc, char **argv);
 void bench_unary_help(FILE *out);
 
+/* mat4: 4x4 multiply, inverse and copy, M ops/s per ISA path, 1 and all threads (bench_mat4.c). */
+int bench_mat4_main(int argc, char **argv);
+void bench_mat4_help(FILE *out);
+
 #endif /* SKETCHMM_BENCH_MODES_H */

@@ -1,0 +1,484 @@
+/*
+ * mat4.c - 4x4 matrix product, inverse and copy (sketchmm/mat4.h): the
+ * portable reference kernels, the argument checks and the dispatch to the
+ * ISA kernels of mat4_avx2.c, mat4_avx512.c and mat4_neon.c.
+ *
+ * Kernel contract (every ISA): a batch kernel computes matrices
+ * 0 .. count - 1 (16 contiguous row-major values each, count >= 1), inputs
+ * and output do not overlap. Batch inverse kernels are only called on
+ * batches whose determinants all passed mat4_det_ok_*; single-matrix
+ * inverse kernels (inv1) apply that criterion themselves and write nothing
+ * for a singular matrix. Both compute the determinant
+ * with the same operations in the same order as mat4_det_f32/_f64 below
+ * (no fused multiply-add: the whole tree builds with -ffp-contract=off), so
+ * the singular decision never depends on the path.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "exact/smm_runtime.h"
+#include "exact/mat4_kernels.h"
+#include "sketchmm/mat4.h"
+
+/* ---- portable reference ---- */
+
+static void mat4_mul_f32_scalar(int64_t count, const float *restrict a, const float *restrict b,
+                                float *restrict c)
+{
+    for (int64_t t = 0; t < count; t++, a += 16, b += 16, c += 16)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                c[4 * i + j] = a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j] + a[4 * i + 2] * b[8 + j] +
+                               a[4 * i + 3] * b[12 + j];
+}
+
+static void mat4_mul_f64_scalar(int64_t count, const double *restrict a, const double *restrict b,
+                                double *restrict c)
+{
+    for (int64_t t = 0; t < count; t++, a += 16, b += 16, c += 16)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                c[4 * i + j] = a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j] + a[4 * i + 2] * b[8 + j] +
+                               a[4 * i + 3] * b[12 + j];
+}
+
+/*
+ * The 2x2 minors of rows 0-1 (s) and rows 2-3 (c), element (i, j) = m[4i+j]:
+ * s[0] cols 0,1  s[1] cols 0,2  s[2] cols 0,3  s[3] cols 1,2  s[4] cols 1,3  s[5] cols 2,3,
+ * c[k] likewise with the column pair of s[5 - k]; det = s0 c5 - s1 c4 + s2 c3 + s3 c2 - s4 c1 + s5 c0,
+ * summed as ((s0 c5 - s1 c4) + (s2 c3 + s3 c2)) + (s5 c0 - s4 c1).
+ */
+static inline double mat4_det_f64(const double *m, double s[6], double c[6])
+{
+    s[0] = m[0] * m[5] - m[4] * m[1];
+    s[1] = m[0] * m[6] - m[4] * m[2];
+    s[2] = m[0] * m[7] - m[4] * m[3];
+    s[3] = m[1] * m[6] - m[5] * m[2];
+    s[4] = m[1] * m[7] - m[5] * m[3];
+    s[5] = m[2] * m[7] - m[6] * m[3];
+    c[5] = m[10] * m[15] - m[14] * m[11];
+    c[4] = m[9] * m[15] - m[13] * m[11];
+    c[3] = m[9] * m[14] - m[13] * m[10];
+    c[2] = m[8] * m[15] - m[12] * m[11];
+    c[1] = m[8] * m[14] - m[12] * m[10];
+    c[0] = m[8] * m[13] - m[12] * m[9];
+    return ((s[0] * c[5] - s[1] * c[4]) + (s[2] * c[3] + s[3] * c[2])) + (s[5] * c[0] - s[4] * c[1]);
+}
+
+static inline float mat4_det_f32(const float *m, float s[6], float c[6])
+{
+    s[0] = m[0] * m[5] - m[4] * m[1];
+    s[1] = m[0] * m[6] - m[4] * m[2];
+    s[2] = m[0] * m[7] - m[4] * m[3];
+    s[3] = m[1] * m[6] - m[5] * m[2];
+    s[4] = m[1] * m[7] - m[5] * m[3];
+    s[5] = m[2] * m[7] - m[6] * m[3];
+    c[5] = m[10] * m[15] - m[14] * m[11];
+    c[4] = m[9] * m[15] - m[13] * m[11];
+    c[3] = m[9] * m[14] - m[13] * m[10];
+    c[2] = m[8] * m[15] - m[12] * m[11];
+    c[1] = m[8] * m[14] - m[12] * m[10];
+    c[0] = m[8] * m[13] - m[12] * m[9];
+    return ((s[0] * c[5] - s[1] * c[4]) + (s[2] * c[3] + s[3] * c[2])) + (s[5] * c[0] - s[4] * c[1]);
+}
+
+/* The singular criterion of mat4.h: det and 1/det both finite and nonzero. */
+static inline int mat4_det_ok_f64(double det)
+{
+    return det != 0.0 && isfinite(det) && isfinite(1.0 / det);
+}
+
+static inline int mat4_det_ok_f32(float det)
+{
+    return det != 0.0f && isfinite(det) && isfinite(1.0f / det);
+}
+
+/* The adjugate of m (minors s, c from mat4_det_*) times r = 1/det into inv. */
+static inline void mat4_adj_f64(const double *restrict m, const double s[6], const double c[6], double r,
+                                double *restrict inv)
+{
+    inv[0] = (m[5] * c[5] - m[6] * c[4] + m[7] * c[3]) * r;
+    inv[1] = (-m[1] * c[5] + m[2] * c[4] - m[3] * c[3]) * r;
+    inv[2] = (m[13] * s[5] - m[14] * s[4] + m[15] * s[3]) * r;
+    inv[3] = (-m[9] * s[5] + m[10] * s[4] - m[11] * s[3]) * r;
+    inv[4] = (-m[4] * c[5] + m[6] * c[2] - m[7] * c[1]) * r;
+    inv[5] = (m[0] * c[5] - m[2] * c[2] + m[3] * c[1]) * r;
+    inv[6] = (-m[12] * s[5] + m[14] * s[2] - m[15] * s[1]) * r;
+    inv[7] = (m[8] * s[5] - m[10] * s[2] + m[11] * s[1]) * r;
+    inv[8] = (m[4] * c[4] - m[5] * c[2] + m[7] * c[0]) * r;
+    inv[9] = (-m[0] * c[4] + m[1] * c[2] - m[3] * c[0]) * r;
+    inv[10] = (m[12] * s[4] - m[13] * s[2] + m[15] * s[0]) * r;
+    inv[11] = (-m[8] * s[4] + m[9] * s[2] - m[11] * s[0]) * r;
+    inv[12] = (-m[4] * c[3] + m[5] * c[1] - m[6] * c[0]) * r;
+    inv[13] = (m[0] * c[3] - m[1] * c[1] + m[2] * c[0]) * r;
+    inv[14] = (-m[12] * s[3] + m[13] * s[1] - m[14] * s[0]) * r;
+    inv[15] = (m[8] * s[3] - m[9] * s[1] + m[10] * s[0]) * r;
+}
+
+static inline void mat4_adj_f32(const float *restrict m, const float s[6], const float c[6], float r,
+                                float *restrict inv)
+{
+    inv[0] = (m[5] * c[5] - m[6] * c[4] + m[7] * c[3]) * r;
+    inv[1] = (-m[1] * c[5] + m[2] * c[4] - m[3] * c[3]) * r;
+    inv[2] = (m[13] * s[5] - m[14] * s[4] + m[15] * s[3]) * r;
+    inv[3] = (-m[9] * s[5] + m[10] * s[4] - m[11] * s[3]) * r;
+    inv[4] = (-m[4] * c[5] + m[6] * c[2] - m[7] * c[1]) * r;
+    inv[5] = (m[0] * c[5] - m[2] * c[2] + m[3] * c[1]) * r;
+    inv[6] = (-m[12] * s[5] + m[14] * s[2] - m[15] * s[1]) * r;
+    inv[7] = (m[8] * s[5] - m[10] * s[2] + m[11] * s[1]) * r;
+    inv[8] = (m[4] * c[4] - m[5] * c[2] + m[7] * c[0]) * r;
+    inv[9] = (-m[0] * c[4] + m[1] * c[2] - m[3] * c[0]) * r;
+    inv[10] = (m[12] * s[4] - m[13] * s[2] + m[15] * s[0]) * r;
+    inv[11] = (-m[8] * s[4] + m[9] * s[2] - m[11] * s[0]) * r;
+    inv[12] = (-m[4] * c[3] + m[5] * c[1] - m[6] * c[0]) * r;
+    inv[13] = (m[0] * c[3] - m[1] * c[1] + m[2] * c[0]) * r;
+    inv[14] = (-m[12] * s[3] + m[13] * s[1] - m[14] * s[0]) * r;
+    inv[15] = (m[8] * s[3] - m[9] * s[1] + m[10] * s[0]) * r;
+}
+
+static void mat4_inv_f64_scalar(int64_t count, const double *restrict a, double *restrict inv)
+{
+    for (int64_t t = 0; t < count; t++, a += 16, inv += 16) {
+        double s[6], c[6];
+        const double det = mat4_det_f64(a, s, c);
+        mat4_adj_f64(a, s, c, 1.0 / det, inv);
+    }
+}
+
+static void mat4_inv_f32_scalar(int64_t count, const float *restrict a, float *restrict inv)
+{
+    for (int64_t t = 0; t < count; t++, a += 16, inv += 16) {
+        float s[6], c[6];
+        const float det = mat4_det_f32(a, s, c);
+        mat4_adj_f32(a, s, c, 1.0f / det, inv);
+    }
+}
+
+static int mat4_inv1_f64_scalar(const double *restrict a, double *restrict inv)
+{
+    double s[6], c[6];
+    const double det = mat4_det_f64(a, s, c);
+    if (!mat4_det_ok_f64(det))
+        return 0;
+    mat4_adj_f64(a, s, c, 1.0 / det, inv);
+    return 1;
+}
+
+static int mat4_inv1_f32_scalar(const float *restrict a, float *restrict inv)
+{
+    float s[6], c[6];
+    const float det = mat4_det_f32(a, s, c);
+    if (!mat4_det_ok_f32(det))
+        return 0;
+    mat4_adj_f32(a, s, c, 1.0f / det, inv);
+    return 1;
+}
+
+/* ---- dispatch ---- */
+
+typedef struct {
+    const char *name;
+    mat4_mul_f32_fn mul_f32;
+    mat4_mul_f64_fn mul_f64;
+    mat4_inv_f32_fn inv_f32;
+    mat4_inv_f64_fn inv_f64;
+    mat4_inv1_f32_fn inv1_f32;
+    mat4_inv1_f64_fn inv1_f64;
+} mat4_kernels;
+
+static const mat4_kernels kernels_scalar = { "mat4_scalar", mat4_mul_f32_scalar, mat4_mul_f64_scalar,
+                                             mat4_inv_f32_scalar, mat4_inv_f64_scalar,
+                                             mat4_inv1_f32_scalar, mat4_inv1_f64_scalar };
+#if defined(__x86_64__)
+static const mat4_kernels kernels_avx2 = { "mat4_avx2", mat4_mul_f32_avx2, mat4_mul_f64_avx2,
+                                           mat4_inv_f32_avx2, mat4_inv_f64_avx2,
+                                           mat4_inv1_f32_avx2, mat4_inv1_f64_avx2 };
+/* AVX-512 has no f64 inverse of its own: the AVX2 one (see mat4_avx512.c) */
+static const mat4_kernels kernels_avx512 = { "mat4_avx512", mat4_mul_f32_avx512, mat4_mul_f64_avx512,
+                                             mat4_inv_f32_avx512, mat4_inv_f64_avx2,
+                                             mat4_inv1_f32_avx2, mat4_inv1_f64_avx2 };
+#endif
+#if defined(__aarch64__)
+/* NEON has no inverse of its own: the portable one */
+static const mat4_kernels kernels_neon = { "mat4_neon", mat4_mul_f32_neon, mat4_mul_f64_neon,
+                                           mat4_inv_f32_scalar, mat4_inv_f64_scalar,
+                                           mat4_inv1_f32_scalar, mat4_inv1_f64_scalar };
+#endif
+
+static const mat4_kernels *kernels_for(smm_isa isa)
+{
+#if defined(__x86_64__)
+    if (isa == SMM_ISA_AVX512)
+        return &kernels_avx512;
+    if (isa == SMM_ISA_AVX2)
+        return &kernels_avx2;
+#endif
+#if defined(__aarch64__)
+    if (isa == SMM_ISA_NEON)
+        return &kernels_neon;
+#endif
+    (void)isa;
+    return &kernels_scalar;
+}
+
+/* The kernels of the selected path, or NULL with the selection error in *status. */
+static inline const mat4_kernels *current_kernels(smm_status *status)
+{
+    smm_isa isa;
+    *status = smm_get_isa(&isa);
+    return *status == SMM_OK ? kernels_for(isa) : NULL;
+}
+
+const char *mat4_impl(void)
+{
+    smm_status s;
+    const mat4_kernels *k = current_kernels(&s);
+    return k != NULL ? k->name : "unavailable";
+}
+
+/* ---- single matrices ---- */
+
+smm_status mat4_mul_f32(const float *a, const float *b, float *c)
+{
+    if (a == NULL || b == NULL || c == NULL)
+        return SMM_ERR_NULL_POINTER;
+    smm_status s;
+    const mat4_kernels *k = current_kernels(&s);
+    if (k != NULL)
+        k->mul_f32(1, a, b, c);
+    return s;
+}
+
+smm_status mat4_mul_f64(const double *a, const double *b, double *c)
+{
+    if (a == NULL || b == NULL || c == NULL)
+        return SMM_ERR_NULL_POINTER;
+    smm_status s;
+    const mat4_kernels *k = current_kernels(&s);
+    if (k != NULL)
+        k->mul_f64(1, a, b, c);
+    return s;
+}
+
+smm_status mat4_inv_f32(const float *a, float *inv)
+{
+    if (a == NULL || inv == NULL)
+        return SMM_ERR_NULL_POINTER;
+    smm_status s;
+    const mat4_kernels *k = current_kernels(&s);
+    if (k == NULL)
+        return s;
+    return k->inv1_f32(a, inv) ? SMM_OK : SMM_ERR_BAD_ARGUMENT;
+}
+
+smm_status mat4_inv_f64(const double *a, double *inv)
+{
+    if (a == NULL || inv == NULL)
+        return SMM_ERR_NULL_POINTER;
+    smm_status s;
+    const mat4_kernels *k = current_kernels(&s);
+    if (k == NULL)
+        return s;
+    return k->inv1_f64(a, inv) ? SMM_OK : SMM_ERR_BAD_ARGUMENT;
+}
+
+smm_status mat4_copy_f32(const float *src, float *dst)
+{
+    if (src == NULL || dst == NULL)
+        return SMM_ERR_NULL_POINTER;
+    memcpy(dst, src, 16 * sizeof(float));
+    return SMM_OK;
+}
+
+smm_status mat4_copy_f64(const double *src, double *dst)
+{
+    if (src == NULL || dst == NULL)
+        return SMM_ERR_NULL_POINTER;
+    memcpy(dst, src, 16 * sizeof(double));
+    return SMM_OK;
+}
+
+/* ---- batches ---- */
+
+/* Matrices per thread below which a batch runs on one thread. */
+#define MAT4_MIN_PER_THREAD 4096
+
+/* count and the pointers (three; pass a repeated one for two), then the context. */
+static smm_status check_batch(int64_t count, const void *p0, const void *p1, const void *p2, size_t elem,
+                              smm_context *ctx)
+{
+    if (count < 0)
+        return SMM_ERR_BAD_SIZE;
+    if ((uint64_t)count > SIZE_MAX / (16 * elem) || count > INT64_MAX / 16)
+        return SMM_ERR_OVERFLOW;
+    if (count > 0 && (p0 == NULL || p1 == NULL || p2 == NULL))
+        return SMM_ERR_NULL_POINTER;
+    return smm_context_current(ctx);
+}
+
+/* Threads for a batch of count matrices (at least 1). */
+static int batch_threads(const smm_context *ctx, int64_t count)
+{
+    int64_t t = count / MAT4_MIN_PER_THREAD;
+    if (t > ctx->threads)
+        t = ctx->threads;
+    return t < 1 ? 1 : (int)t;
+}
+
+/* [begin, end) of part p of n of count matrices. */
+static inline void part_range(int64_t count, int p, int n, int64_t *begin, int64_t *end)
+{
+    *begin = count * p / n;
+    *end = count * (p + 1) / n;
+}
+
+smm_status mat4_mul_batch_f32(int64_t count, const float *a, const float *b, float *c)
+{
+    smm_context ctx;
+    smm_status s = check_batch(count, a, b, c, sizeof(float), &ctx);
+    if (s != SMM_OK || count == 0)
+        return s;
+    const mat4_kernels *k = kernels_for(ctx.isa);
+    const int nt = batch_threads(&ctx, count);
+    if (nt == 1) {
+        k->mul_f32(count, a, b, c);
+        return SMM_OK;
+    }
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int p = 0; p < nt; p++) {
+        int64_t lo, hi;
+        part_range(count, p, nt, &lo, &hi);
+        if (hi > lo)
+            k->mul_f32(hi - lo, a + 16 * lo, b + 16 * lo, c + 16 * lo);
+    }
+    return SMM_OK;
+}
+
+smm_status mat4_mul_batch_f64(int64_t count, const double *a, const double *b, double *c)
+{
+    smm_context ctx;
+    smm_status s = check_batch(count, a, b, c, sizeof(double), &ctx);
+    if (s != SMM_OK || count == 0)
+        return s;
+    const mat4_kernels *k = kernels_for(ctx.isa);
+    const int nt = batch_threads(&ctx, count);
+    if (nt == 1) {
+        k->mul_f64(count, a, b, c);
+        return SMM_OK;
+    }
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int p = 0; p < nt; p++) {
+        int64_t lo, hi;
+        part_range(count, p, nt, &lo, &hi);
+        if (hi > lo)
+            k->mul_f64(hi - lo, a + 16 * lo, b + 16 * lo, c + 16 * lo);
+    }
+    return SMM_OK;
+}
+
+/* 1 when every determinant of a[lo .. hi) passes the criterion. */
+static int all_regular_f32(const float *a, int64_t lo, int64_t hi)
+{
+    int ok = 1;
+    for (int64_t t = lo; t < hi; t++) {
+        float s[6], c[6];
+        ok &= mat4_det_ok_f32(mat4_det_f32(a + 16 * t, s, c));
+    }
+    return ok;
+}
+
+static int all_regular_f64(const double *a, int64_t lo, int64_t hi)
+{
+    int ok = 1;
+    for (int64_t t = lo; t < hi; t++) {
+        double s[6], c[6];
+        ok &= mat4_det_ok_f64(mat4_det_f64(a + 16 * t, s, c));
+    }
+    return ok;
+}
+
+smm_status mat4_inv_batch_f32(int64_t count, const float *a, float *inv)
+{
+    smm_context ctx;
+    smm_status s = check_batch(count, a, a, inv, sizeof(float), &ctx);
+    if (s != SMM_OK || count == 0)
+        return s;
+    const mat4_kernels *k = kernels_for(ctx.isa);
+    const int nt = batch_threads(&ctx, count);
+    if (nt == 1) { /* no parallel region: its overhead is that of hundreds of matrices */
+        if (!all_regular_f32(a, 0, count))
+            return SMM_ERR_BAD_ARGUMENT;
+        k->inv_f32(count, a, inv);
+        return SMM_OK;
+    }
+    int ok = 1;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& : ok)
+    for (int p = 0; p < nt; p++) {
+        int64_t lo, hi;
+        part_range(count, p, nt, &lo, &hi);
+        ok = ok && all_regular_f32(a, lo, hi);
+    }
+    if (!ok)
+        return SMM_ERR_BAD_ARGUMENT;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int p = 0; p < nt; p++) {
+        int64_t lo, hi;
+        part_range(count, p, nt, &lo, &hi);
+        if (hi > lo)
+            k->inv_f32(hi - lo, a + 16 * lo, inv + 16 * lo);
+    }
+    return SMM_OK;
+}
+
+smm_status mat4_inv_batch_f64(int64_t count, const double *a, double *inv)
+{
+    smm_context ctx;
+    smm_status s = check_batch(count, a, a, inv, sizeof(double), &ctx);
+    if (s != SMM_OK || count == 0)
+        return s;
+    const mat4_kernels *k = kernels_for(ctx.isa);
+    const int nt = batch_threads(&ctx, count);
+    if (nt == 1) { /* no parallel region: its overhead is that of hundreds of matrices */
+        if (!all_regular_f64(a, 0, count))
+            return SMM_ERR_BAD_ARGUMENT;
+        k->inv_f64(count, a, inv);
+        return SMM_OK;
+    }
+    int ok = 1;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& : ok)
+    for (int p = 0; p < nt; p++) {
+        int64_t lo, hi;
+        part_range(count, p, nt, &lo, &hi);
+        ok = ok && all_regular_f64(a, lo, hi);
+    }
+    if (!ok)
+        return SMM_ERR_BAD_ARGUMENT;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int p = 0; p < nt; p++) {
+        int64_t lo, hi;
+        part_range(count, p, nt, &lo, &hi);
+        if (hi > lo)
+            k->inv_f64(hi - lo, a + 16 * lo, inv + 16 * lo);
+    }
+    return SMM_OK;
+}
+
+smm_status mat4_copy_batch_f32(int64_t count, const float *src, float *dst)
+{
+    smm_context ctx;
+    smm_status s = check_batch(count, src, src, dst, sizeof(float), &ctx);
+    if (s != SMM_OK || count == 0)
+        return s;
+    memcpy(dst, src, (size_t)count * 16 * sizeof(float));
+    return SMM_OK;
+}
+
+smm_status mat4_copy_batch_f64(int64_t count, const double *src, double *dst)
+{
+    smm_context ctx;
+    smm_status s = check_batch(count, src, src, dst, sizeof(double), &ctx);
+    if (s != SMM_OK || count == 0)
+        return s;
+    memcpy(dst, src, (size_t)count * 16 * sizeof(double));
+    return SMM_OK;
+}
