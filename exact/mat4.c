@@ -332,53 +332,75 @@ static inline void part_range(int64_t count, int p, int n, int64_t *begin, int64
     *end = count * (p + 1) / n;
 }
 
-smm_status mat4_mul_batch_f32(int64_t count, const float *a, const float *b, float *c)
+/*
+ * One batch operation on matrices lo .. hi - 1, type-erased so that one
+ * driver splits every batch among threads: run does the work, check (NULL:
+ * none) returns 1 when every matrix of the range may be processed; all
+ * checks happen before any work, so a failed check writes nothing.
+ */
+typedef struct batch_op {
+    const mat4_kernels *k;
+    const void *a, *b;
+    void *c;
+    void (*run)(const struct batch_op *op, int64_t lo, int64_t hi);
+    int (*check)(const struct batch_op *op, int64_t lo, int64_t hi);
+} batch_op;
+
+static smm_status run_batch(const smm_context *ctx, int64_t count, const batch_op *op)
 {
-    smm_context ctx;
-    smm_status s = check_batch(count, a, b, c, sizeof(float), &ctx);
-    if (s != SMM_OK || count == 0)
-        return s;
-    const mat4_kernels *k = kernels_for(ctx.isa);
-    const int nt = batch_threads(&ctx, count);
-    if (nt == 1) {
-        k->mul_f32(count, a, b, c);
+    const int nt = batch_threads(ctx, count);
+    if (nt == 1) { /* no parallel region: its overhead is that of hundreds of matrices */
+        if (op->check != NULL && !op->check(op, 0, count))
+            return SMM_ERR_BAD_ARGUMENT;
+        op->run(op, 0, count);
         return SMM_OK;
     }
+    int ok = 1;
+    if (op->check != NULL) {
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& : ok)
+        for (int p = 0; p < nt; p++) {
+            int64_t lo, hi;
+            part_range(count, p, nt, &lo, &hi);
+            ok = ok && op->check(op, lo, hi);
+        }
+    }
+    if (!ok)
+        return SMM_ERR_BAD_ARGUMENT;
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int p = 0; p < nt; p++) {
         int64_t lo, hi;
         part_range(count, p, nt, &lo, &hi);
         if (hi > lo)
-            k->mul_f32(hi - lo, a + 16 * lo, b + 16 * lo, c + 16 * lo);
+            op->run(op, lo, hi);
     }
     return SMM_OK;
 }
 
-smm_status mat4_mul_batch_f64(int64_t count, const double *a, const double *b, double *c)
+static void run_mul_f32(const batch_op *op, int64_t lo, int64_t hi)
 {
-    smm_context ctx;
-    smm_status s = check_batch(count, a, b, c, sizeof(double), &ctx);
-    if (s != SMM_OK || count == 0)
-        return s;
-    const mat4_kernels *k = kernels_for(ctx.isa);
-    const int nt = batch_threads(&ctx, count);
-    if (nt == 1) {
-        k->mul_f64(count, a, b, c);
-        return SMM_OK;
-    }
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int p = 0; p < nt; p++) {
-        int64_t lo, hi;
-        part_range(count, p, nt, &lo, &hi);
-        if (hi > lo)
-            k->mul_f64(hi - lo, a + 16 * lo, b + 16 * lo, c + 16 * lo);
-    }
-    return SMM_OK;
+    op->k->mul_f32(hi - lo, (const float *)op->a + 16 * lo, (const float *)op->b + 16 * lo, (float *)op->c + 16 * lo);
+}
+
+static void run_mul_f64(const batch_op *op, int64_t lo, int64_t hi)
+{
+    op->k->mul_f64(hi - lo, (const double *)op->a + 16 * lo, (const double *)op->b + 16 * lo,
+                   (double *)op->c + 16 * lo);
+}
+
+static void run_inv_f32(const batch_op *op, int64_t lo, int64_t hi)
+{
+    op->k->inv_f32(hi - lo, (const float *)op->a + 16 * lo, (float *)op->c + 16 * lo);
+}
+
+static void run_inv_f64(const batch_op *op, int64_t lo, int64_t hi)
+{
+    op->k->inv_f64(hi - lo, (const double *)op->a + 16 * lo, (double *)op->c + 16 * lo);
 }
 
 /* 1 when every determinant of a[lo .. hi) passes the criterion. */
-static int all_regular_f32(const float *a, int64_t lo, int64_t hi)
+static int all_regular_f32(const batch_op *op, int64_t lo, int64_t hi)
 {
+    const float *a = op->a;
     int ok = 1;
     for (int64_t t = lo; t < hi; t++) {
         float s[6], c[6];
@@ -387,8 +409,9 @@ static int all_regular_f32(const float *a, int64_t lo, int64_t hi)
     return ok;
 }
 
-static int all_regular_f64(const double *a, int64_t lo, int64_t hi)
+static int all_regular_f64(const batch_op *op, int64_t lo, int64_t hi)
 {
+    const double *a = op->a;
     int ok = 1;
     for (int64_t t = lo; t < hi; t++) {
         double s[6], c[6];
@@ -397,70 +420,38 @@ static int all_regular_f64(const double *a, int64_t lo, int64_t hi)
     return ok;
 }
 
-smm_status mat4_inv_batch_f32(int64_t count, const float *a, float *inv)
+/* Check a batch call's arguments, then run op (its kernels filled in) over the batch. */
+static smm_status batch(int64_t count, const void *a, const void *b, void *c, size_t elem, batch_op op)
 {
     smm_context ctx;
-    smm_status s = check_batch(count, a, a, inv, sizeof(float), &ctx);
+    smm_status s = check_batch(count, a, b, c, elem, &ctx);
     if (s != SMM_OK || count == 0)
         return s;
-    const mat4_kernels *k = kernels_for(ctx.isa);
-    const int nt = batch_threads(&ctx, count);
-    if (nt == 1) { /* no parallel region: its overhead is that of hundreds of matrices */
-        if (!all_regular_f32(a, 0, count))
-            return SMM_ERR_BAD_ARGUMENT;
-        k->inv_f32(count, a, inv);
-        return SMM_OK;
-    }
-    int ok = 1;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& : ok)
-    for (int p = 0; p < nt; p++) {
-        int64_t lo, hi;
-        part_range(count, p, nt, &lo, &hi);
-        ok = ok && all_regular_f32(a, lo, hi);
-    }
-    if (!ok)
-        return SMM_ERR_BAD_ARGUMENT;
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int p = 0; p < nt; p++) {
-        int64_t lo, hi;
-        part_range(count, p, nt, &lo, &hi);
-        if (hi > lo)
-            k->inv_f32(hi - lo, a + 16 * lo, inv + 16 * lo);
-    }
-    return SMM_OK;
+    op.k = kernels_for(ctx.isa);
+    op.a = a;
+    op.b = b;
+    op.c = c;
+    return run_batch(&ctx, count, &op);
+}
+
+smm_status mat4_mul_batch_f32(int64_t count, const float *a, const float *b, float *c)
+{
+    return batch(count, a, b, c, sizeof(float), (batch_op){ .run = run_mul_f32 });
+}
+
+smm_status mat4_mul_batch_f64(int64_t count, const double *a, const double *b, double *c)
+{
+    return batch(count, a, b, c, sizeof(double), (batch_op){ .run = run_mul_f64 });
+}
+
+smm_status mat4_inv_batch_f32(int64_t count, const float *a, float *inv)
+{
+    return batch(count, a, a, inv, sizeof(float), (batch_op){ .run = run_inv_f32, .check = all_regular_f32 });
 }
 
 smm_status mat4_inv_batch_f64(int64_t count, const double *a, double *inv)
 {
-    smm_context ctx;
-    smm_status s = check_batch(count, a, a, inv, sizeof(double), &ctx);
-    if (s != SMM_OK || count == 0)
-        return s;
-    const mat4_kernels *k = kernels_for(ctx.isa);
-    const int nt = batch_threads(&ctx, count);
-    if (nt == 1) { /* no parallel region: its overhead is that of hundreds of matrices */
-        if (!all_regular_f64(a, 0, count))
-            return SMM_ERR_BAD_ARGUMENT;
-        k->inv_f64(count, a, inv);
-        return SMM_OK;
-    }
-    int ok = 1;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& : ok)
-    for (int p = 0; p < nt; p++) {
-        int64_t lo, hi;
-        part_range(count, p, nt, &lo, &hi);
-        ok = ok && all_regular_f64(a, lo, hi);
-    }
-    if (!ok)
-        return SMM_ERR_BAD_ARGUMENT;
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int p = 0; p < nt; p++) {
-        int64_t lo, hi;
-        part_range(count, p, nt, &lo, &hi);
-        if (hi > lo)
-            k->inv_f64(hi - lo, a + 16 * lo, inv + 16 * lo);
-    }
-    return SMM_OK;
+    return batch(count, a, a, inv, sizeof(double), (batch_op){ .run = run_inv_f64, .check = all_regular_f64 });
 }
 
 smm_status mat4_copy_batch_f32(int64_t count, const float *src, float *dst)
