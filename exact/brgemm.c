@@ -1,0 +1,256 @@
+/*
+ * brgemm.c - batch-reduce GEMM (sketchmm/brgemm.h): description checks,
+ * plans, and the portable driver that walks the tiles of C.
+ *
+ * Everything runs on a column-major view. A row-major product
+ * C = sum A_i B_i is the column-major C^T = sum B_i^T A_i^T: the plan swaps
+ * m and n, lda and ldb, the two strides, and execution swaps the A and B
+ * pointers; the kernels never know.
+ *
+ * Tiling (fixed at plan time): the m rows of C are cut into bands of
+ * mv_max * vl rows (64 on AVX-512) and a last band of the remaining rows
+ * (its own, smaller vector count). Each band cuts the n columns into equal
+ * blocks of at most nb_max[mv - 1] columns and a last block of what
+ * remains. Each (band, block) is one call of a tile kernel, which sums the
+ * whole batch for that block in registers and writes C once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exact/brgemm_kernels.h"
+#include "exact/smm_runtime.h"
+#include "sketchmm/brgemm.h"
+
+/* One band of rows of C and how its columns are cut. */
+typedef struct {
+    int64_t rows;            /* rows of C in the band */
+    int64_t blocks;          /* column blocks: blocks - 1 of nb columns, then one of nb_last */
+    int64_t nb, nb_last;
+    brgemm_tile_fn fn[2];      /* per kind: blocks of nb columns */
+    brgemm_tile_fn fn_last[2]; /* per kind: the last block */
+} brgemm_band;
+
+struct brgemm_plan {
+    brgemm_desc desc; /* as given */
+    int swap;         /* row-major: A and B trade places */
+    int64_t m, n;     /* the column-major view */
+    brgemm_args args; /* k, leading dimensions, strides of the view; alpha, beta */
+    int64_t extent_a, extent_b; /* elements one A_i, B_i spans in the view (0 when empty) */
+    int64_t band_rows;          /* rows of every band but the last */
+    int64_t bands;
+    brgemm_band full, last;     /* the bands before the last one, and the last */
+    char name[256];
+};
+
+static const brgemm_kernel_set *kernels_for(smm_isa isa)
+{
+    switch (isa) {
+#if defined(__x86_64__)
+    case SMM_ISA_AVX2:
+        return &brgemm_kernels_avx2;
+    case SMM_ISA_AVX512:
+        return &brgemm_kernels_avx512;
+#endif
+#if defined(__aarch64__)
+    case SMM_ISA_NEON:
+        return &brgemm_kernels_neon;
+#endif
+    default:
+        return &brgemm_kernels_scalar;
+    }
+}
+
+/* Cut n columns into blocks of at most nb_max, as even as the count allows. */
+static void band_init(brgemm_band *band, const brgemm_kernel_set *ks, int64_t rows, int64_t n)
+{
+    const int mv = (int)((rows + ks->vl - 1) / ks->vl);
+    const int64_t nb_max = ks->nb_max[mv - 1];
+    band->rows = rows;
+    band->blocks = (n + nb_max - 1) / nb_max;
+    band->nb = (n + band->blocks - 1) / band->blocks;
+    band->nb_last = n - (band->blocks - 1) * band->nb;
+    for (int kind = 0; kind < 2; kind++) {
+        band->fn[kind] = ks->tile(kind, mv, (int)band->nb);
+        band->fn_last[kind] = ks->tile(kind, mv, (int)band->nb_last);
+    }
+}
+
+/* Elements a rows x cols column-major matrix with leading dimension ld spans. */
+static int64_t span_of(int64_t rows, int64_t cols, int64_t ld)
+{
+    return rows == 0 || cols == 0 ? 0 : (cols - 1) * ld + rows;
+}
+
+smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
+{
+    if (desc == NULL || plan == NULL)
+        return SMM_ERR_NULL_POINTER;
+    const brgemm_desc d = *desc;
+    smm_status s;
+    if ((s = smm_check_layout(d.layout)) != SMM_OK)
+        return s;
+    /* the stored shapes, checked with a stand-in address (no memory is read) */
+    const void *any = desc;
+    if ((s = smm_check_matrix(d.layout, d.m, d.k, any, d.lda, sizeof(float))) != SMM_OK ||
+        (s = smm_check_matrix(d.layout, d.k, d.n, any, d.ldb, sizeof(float))) != SMM_OK ||
+        (s = smm_check_matrix(d.layout, d.m, d.n, any, d.ldc, sizeof(float))) != SMM_OK)
+        return s;
+    if (d.stride_a < 0 || d.stride_b < 0)
+        return SMM_ERR_BAD_ARGUMENT;
+    smm_context ctx;
+    if ((s = smm_context_current(&ctx)) != SMM_OK)
+        return s;
+
+    brgemm_plan *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return SMM_ERR_NO_MEMORY;
+    p->desc = d;
+    p->swap = d.layout == SMM_ROW_MAJOR;
+    p->m = p->swap ? d.n : d.m;
+    p->n = p->swap ? d.m : d.n;
+    p->args.k = d.k;
+    p->args.lda = p->swap ? d.ldb : d.lda;
+    p->args.ldb = p->swap ? d.lda : d.ldb;
+    p->args.ldc = d.ldc;
+    p->args.stride_a = p->swap ? d.stride_b : d.stride_a;
+    p->args.stride_b = p->swap ? d.stride_a : d.stride_b;
+    p->args.alpha = d.alpha;
+    p->args.beta = d.beta;
+    p->extent_a = span_of(p->m, d.k, p->args.lda);
+    p->extent_b = span_of(d.k, p->n, p->args.ldb);
+
+    const brgemm_kernel_set *ks = kernels_for(ctx.isa);
+    p->band_rows = (int64_t)ks->vl * ks->mv_max;
+    int len = snprintf(p->name, sizeof p->name,
+                       "brgemm %s m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld sa=%lld sb=%lld "
+                       "alpha=%g beta=%g %s",
+                       d.layout == SMM_ROW_MAJOR ? "row" : "col", (long long)d.m, (long long)d.n,
+                       (long long)d.k, (long long)d.lda, (long long)d.ldb, (long long)d.ldc,
+                       (long long)d.stride_a, (long long)d.stride_b, (double)d.alpha, (double)d.beta,
+                       ks->name);
+    if (p->m > 0 && p->n > 0) {
+        p->bands = (p->m + p->band_rows - 1) / p->band_rows;
+        if (p->bands > 1)
+            band_init(&p->full, ks, p->band_rows, p->n);
+        band_init(&p->last, ks, p->m - (p->bands - 1) * p->band_rows, p->n);
+        const brgemm_band *show = p->bands > 1 ? &p->full : &p->last;
+        snprintf(p->name + len, sizeof p->name - (size_t)len, " tiles %lldx%lld%s%lldx%lld (column-major view)",
+                 (long long)show->rows, (long long)show->nb, " .. ", (long long)p->last.rows,
+                 (long long)p->last.nb_last);
+    }
+    *plan = p;
+    return SMM_OK;
+}
+
+void brgemm_plan_free(brgemm_plan *plan)
+{
+    free(plan);
+}
+
+const char *brgemm_plan_name(const brgemm_plan *plan)
+{
+    return plan == NULL ? "null plan" : plan->name;
+}
+
+/* C := beta * C on the column-major view (the product is empty or alpha == 0). */
+static void scale_c(const brgemm_plan *p, float *C)
+{
+    const float beta = p->args.beta;
+    if (beta == 1.0f)
+        return;
+    for (int64_t j = 0; j < p->n; j++) {
+        float *c = C + j * p->args.ldc;
+        if (beta == 0.0f)
+            memset(c, 0, (size_t)p->m * sizeof(float));
+        else
+            for (int64_t i = 0; i < p->m; i++)
+                c[i] *= beta;
+    }
+}
+
+/* Whether an execution reads A and B at all. */
+static int reads_operands(const brgemm_plan *p, int64_t batch)
+{
+    return batch > 0 && p->args.k > 0 && p->args.alpha != 0.0f;
+}
+
+/*
+ * Walk the tiles. Strided (kind 0): a and b are the view's A_0 and B_0.
+ * Pointers (kind 1): ap and bp are the view's arrays.
+ */
+static void run_tiles(const brgemm_plan *p, int kind, const float *a, const float *b, const float *const *ap,
+                      const float *const *bp, float *C, int64_t batch)
+{
+    const brgemm_args *g = &p->args;
+    for (int64_t band = 0; band < p->bands; band++) {
+        const brgemm_band *bd = band + 1 < p->bands ? &p->full : &p->last;
+        const int64_t i0 = band * p->band_rows;
+        for (int64_t blk = 0; blk < bd->blocks; blk++) {
+            const int64_t j0 = blk * bd->nb;
+            const brgemm_batch bt = { kind == BRGEMM_KIND_STRIDED ? a + i0 : NULL,
+                                      kind == BRGEMM_KIND_STRIDED ? b + j0 * g->ldb : NULL,
+                                      ap, bp, i0, j0 * g->ldb, batch };
+            const brgemm_tile_fn fn = blk + 1 < bd->blocks ? bd->fn[kind] : bd->fn_last[kind];
+            fn(g, (int)bd->rows, &bt, C + i0 + j0 * g->ldc);
+        }
+    }
+}
+
+/* Whether (batch - 1) * stride + extent elements fit in the address space. */
+static int batch_span_fits(int64_t batch, int64_t stride, int64_t extent)
+{
+    int64_t span;
+    return smm_mul_size(batch - 1, stride, &span) == SMM_OK && !__builtin_add_overflow(span, extent, &span) &&
+           span <= (int64_t)(PTRDIFF_MAX / (ptrdiff_t)sizeof(float));
+}
+
+smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
+                                  int64_t batch)
+{
+    if (plan == NULL)
+        return SMM_ERR_NULL_POINTER;
+    if (batch < 0)
+        return SMM_ERR_BAD_SIZE;
+    if (plan->m == 0 || plan->n == 0)
+        return SMM_OK;
+    if (C == NULL)
+        return SMM_ERR_NULL_POINTER;
+    if (!reads_operands(plan, batch)) {
+        scale_c(plan, C);
+        return SMM_OK;
+    }
+    if (A == NULL || B == NULL)
+        return SMM_ERR_NULL_POINTER;
+    const float *a = plan->swap ? B : A, *b = plan->swap ? A : B;
+    if (!batch_span_fits(batch, plan->args.stride_a, plan->extent_a) ||
+        !batch_span_fits(batch, plan->args.stride_b, plan->extent_b))
+        return SMM_ERR_OVERFLOW;
+    run_tiles(plan, BRGEMM_KIND_STRIDED, a, b, NULL, NULL, C, batch);
+    return SMM_OK;
+}
+
+smm_status brgemm_execute_pointers(const brgemm_plan *plan, const float *const *A, const float *const *B,
+                                   float *C, int64_t batch)
+{
+    if (plan == NULL)
+        return SMM_ERR_NULL_POINTER;
+    if (batch < 0)
+        return SMM_ERR_BAD_SIZE;
+    if (plan->m == 0 || plan->n == 0)
+        return SMM_OK;
+    if (C == NULL)
+        return SMM_ERR_NULL_POINTER;
+    if (!reads_operands(plan, batch)) {
+        scale_c(plan, C);
+        return SMM_OK;
+    }
+    if (A == NULL || B == NULL)
+        return SMM_ERR_NULL_POINTER;
+    for (int64_t i = 0; i < batch; i++)
+        if (A[i] == NULL || B[i] == NULL)
+            return SMM_ERR_NULL_POINTER;
+    const float *const *ap = plan->swap ? B : A, *const *bp = plan->swap ? A : B;
+    run_tiles(plan, BRGEMM_KIND_POINTERS, NULL, NULL, ap, bp, C, batch);
+    return SMM_OK;
+}

@@ -1,0 +1,109 @@
+/*
+ * brgemm_kernel_avx2.c - the AVX2 + FMA BRGEMM tile kernels (contract in
+ * brgemm_kernels.h): blocks of up to 2 x 8 = 16 rows by NB columns of C,
+ * at most 12 accumulators in ymm registers (16 registers in all: the
+ * accumulators, the column of A, one broadcast and the row mask).
+ *
+ * The loop is that of brgemm_kernel_avx512.c with 8-wide vectors: per step
+ * p, MV loads of a column of A_i (the last one masked to the block's rows
+ * with vmaskmovps), then per column one broadcast of B_i(p, j) and MV fused
+ * multiply-adds; B columns are reached from bases three columns apart.
+ */
+#include <immintrin.h>
+
+#include "brgemm_kernels.h"
+#include "brgemm_tile_table.h"
+
+#define VL 8
+#define NB_MAX_1 12
+#define NB_MAX_2 6
+#define BASES ((NB_MAX_1 + 2) / 3)
+
+/* Lanes 0 .. live-1 on (live in 1..8). */
+static inline __m256i lane_mask(int live)
+{
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(live), lanes);
+}
+
+static inline __attribute__((always_inline)) void
+tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows, const brgemm_batch *bt,
+     float *C)
+{
+    const __m256i last = lane_mask(rows - VL * (mv - 1));
+    const int64_t k = g->k, lda = g->lda, ldb = g->ldb, batch = bt->batch;
+    __m256 acc[2][NB_MAX_1];
+#pragma GCC unroll 12
+    for (int j = 0; j < nb; j++)
+#pragma GCC unroll 2
+        for (int v = 0; v < mv; v++)
+            acc[v][j] = _mm256_setzero_ps();
+
+    for (int64_t i = 0; i < batch; i++) {
+        const float *a = kind == BRGEMM_KIND_POINTERS ? bt->ap[i] + bt->a_off : bt->a + i * g->stride_a;
+        const float *b = kind == BRGEMM_KIND_POINTERS ? bt->bp[i] + bt->b_off : bt->b + i * g->stride_b;
+        const float *base[BASES];
+#pragma GCC unroll 4
+        for (int q = 0; q < (nb + 2) / 3; q++)
+            base[q] = b + 3 * q * ldb;
+#pragma GCC unroll 2
+        for (int64_t p = 0; p < k; p++) {
+            __m256 av[2];
+#pragma GCC unroll 2
+            for (int v = 0; v < mv; v++)
+                av[v] = v == mv - 1 ? _mm256_maskload_ps(a + VL * v, last) : _mm256_loadu_ps(a + VL * v);
+#pragma GCC unroll 12
+            for (int j = 0; j < nb; j++) {
+                const __m256 bj = _mm256_broadcast_ss(&base[j / 3][(j % 3) * ldb]);
+#pragma GCC unroll 2
+                for (int v = 0; v < mv; v++)
+                    acc[v][j] = _mm256_fmadd_ps(av[v], bj, acc[v][j]);
+            }
+            a += lda;
+#pragma GCC unroll 4
+            for (int q = 0; q < (nb + 2) / 3; q++)
+                base[q] += 1;
+        }
+    }
+
+    const float alpha = g->alpha, beta = g->beta;
+    const __m256 valpha = _mm256_set1_ps(alpha), vbeta = _mm256_set1_ps(beta);
+#pragma GCC unroll 12
+    for (int j = 0; j < nb; j++) {
+        float *c = C + j * g->ldc;
+#pragma GCC unroll 2
+        for (int v = 0; v < mv; v++) {
+            /* alpha == 1 and beta == 1 skip an exact multiplication by one */
+            __m256 r = alpha == 1.0f ? acc[v][j] : _mm256_mul_ps(valpha, acc[v][j]);
+            if (v == mv - 1) {
+                if (beta == 1.0f)
+                    r = _mm256_add_ps(_mm256_maskload_ps(c + VL * v, last), r);
+                else if (beta != 0.0f)
+                    r = _mm256_fmadd_ps(vbeta, _mm256_maskload_ps(c + VL * v, last), r);
+                _mm256_maskstore_ps(c + VL * v, last, r);
+            } else {
+                if (beta == 1.0f)
+                    r = _mm256_add_ps(_mm256_loadu_ps(c + VL * v), r);
+                else if (beta != 0.0f)
+                    r = _mm256_fmadd_ps(vbeta, _mm256_loadu_ps(c + VL * v), r);
+                _mm256_storeu_ps(c + VL * v, r);
+            }
+        }
+    }
+}
+
+/* One instance per (kind, MV, NB), and the table tile_for reads them from. */
+BRGEMM_TILES_12(0, 1) BRGEMM_TILES_6(0, 2)
+BRGEMM_TILES_12(1, 1) BRGEMM_TILES_6(1, 2)
+
+static const brgemm_tile_fn tiles[2][2][NB_MAX_1] = {
+    { { BRGEMM_ROW_12(0, 1) }, { BRGEMM_ROW_6(0, 2) } },
+    { { BRGEMM_ROW_12(1, 1) }, { BRGEMM_ROW_6(1, 2) } },
+};
+
+static brgemm_tile_fn tile_for(int kind, int mv, int nb)
+{
+    return tiles[kind][mv - 1][nb - 1];
+}
+
+const brgemm_kernel_set brgemm_kernels_avx2 = { "avx2", VL, 2, { NB_MAX_1, NB_MAX_2, 0, 0 }, tile_for };

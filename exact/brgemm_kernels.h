@@ -1,0 +1,74 @@
+/*
+ * brgemm_kernels.h - the BRGEMM tile kernels (library-internal): one block
+ * of C summed over the whole batch in registers, per ISA path.
+ *
+ * Everything is column-major here (brgemm.c turns a row-major description
+ * into the column-major product of the transposes). A tile kernel computes
+ *
+ *     C := beta * C + alpha * sum_{i < batch} A_i * B_i     (rows x NB)
+ *
+ * for a block of rows <= MV * VL rows (VL floats per vector, MV vectors; the
+ * first MV - 1 vectors are full, the last holds the remaining 1..VL rows)
+ * and NB columns, both MV and NB fixed in each instance:
+ * - A_i element (r, p) at a_i[r + p * lda] (rows of a column are contiguous);
+ * - B_i element (p, j) at b_i[p + j * ldb];
+ * - C element (r, j) at C[r + j * ldc]; only the rows x NB block is touched;
+ * - beta == 0: C is not read.
+ * Each element is accumulated from 0 over i, then p, in increasing order
+ * (fused multiply-add on the SIMD paths), then c := alpha * acc
+ * (beta == 0) or beta * c + alpha * acc.
+ * batch >= 1 and k >= 1 (brgemm.c handles the empty cases).
+ */
+#ifndef EXACT_BRGEMM_KERNELS_H
+#define EXACT_BRGEMM_KERNELS_H
+
+#include <stdint.h>
+
+/* What stays fixed from one tile to the next in one execution. */
+typedef struct {
+    int64_t k, lda, ldb, ldc;
+    int64_t stride_a, stride_b; /* strided batches, in elements */
+    float alpha, beta;
+} brgemm_args;
+
+/*
+ * Where the batch of one tile is. Strided: a_i = a + i * stride_a,
+ * b_i = b + i * stride_b (a and b already point at the tile). Pointers:
+ * a_i = ap[i] + a_off, b_i = bp[i] + b_off.
+ */
+typedef struct {
+    const float *a, *b;
+    const float *const *ap, *const *bp;
+    int64_t a_off, b_off;
+    int64_t batch;
+} brgemm_batch;
+
+typedef void (*brgemm_tile_fn)(const brgemm_args *g, int rows, const brgemm_batch *bt, float *C);
+
+/* The two batch kinds, as indices of the tables below. */
+enum { BRGEMM_KIND_STRIDED = 0, BRGEMM_KIND_POINTERS = 1 };
+
+/*
+ * The tile kernels of one ISA path: vl floats per vector, at most mv_max
+ * vectors per tile (mv_max * vl rows), and for mv vectors at most
+ * nb_max[mv - 1] columns. tile(kind, mv, nb) returns the instance for
+ * 1 <= mv <= mv_max and 1 <= nb <= nb_max[mv - 1].
+ */
+#define BRGEMM_MAX_MV 4
+typedef struct {
+    const char *name; /* the ISA path, for plan names: "scalar", "avx2", "avx512", "neon" */
+    int vl, mv_max;
+    int nb_max[BRGEMM_MAX_MV];
+    brgemm_tile_fn (*tile)(int kind, int mv, int nb);
+} brgemm_kernel_set;
+
+extern const brgemm_kernel_set brgemm_kernels_scalar;
+#if defined(__x86_64__)
+extern const brgemm_kernel_set brgemm_kernels_avx2;
+extern const brgemm_kernel_set brgemm_kernels_avx512;
+#endif
+#if defined(__aarch64__)
+extern const brgemm_kernel_set brgemm_kernels_neon;
+#endif
+
+#endif /* EXACT_BRGEMM_KERNELS_H */

@@ -1,0 +1,122 @@
+/*
+ * sketchmm/brgemm.h - batch-reduce GEMM on small float matrices:
+ *
+ *     C := beta * C + alpha * sum_{i < batch} A_i * B_i
+ *
+ * with every A_i m x k, every B_i k x n and C m x n, all stored in one
+ * layout (column-major or row-major) with leading dimensions lda, ldb, ldc.
+ * This is the primitive deep-learning code builds convolutions and
+ * recurrent layers on: many small products summed into one output block.
+ *
+ * Describe, plan, execute
+ * - A brgemm_desc says everything but the addresses: layout, sizes, leading
+ *   dimensions, the strides between consecutive A_i and B_i, alpha and beta.
+ * - brgemm_plan_create checks the description and fixes, once, the
+ *   micro-kernels (ISA path, register tiles) and the tiling of C.
+ * - Executing takes only pointers and the batch count, and never allocates:
+ *     brgemm_execute_strided:  A_i = A + i * stride_a, B_i = B + i * stride_b;
+ *     brgemm_execute_pointers: A_i = A[i], B_i = B[i] (arrays of batch pointers).
+ *   A plan is immutable: several threads may execute one plan at once (on
+ *   different C). Each execution runs on the calling thread only; callers
+ *   parallelise over independent output blocks.
+ *
+ * Storage (as in CBLAS)
+ * - SMM_COL_MAJOR: element (r, c) of A_i is A_i[r + c * lda], lda >= max(1, m);
+ *   ldb >= max(1, k); ldc >= max(1, m).
+ * - SMM_ROW_MAJOR: element (r, c) of A_i is A_i[r * lda + c], lda >= max(1, k);
+ *   ldb >= max(1, n); ldc >= max(1, n).
+ * - stride_a, stride_b >= 0 in elements (0 reuses one matrix for every i;
+ *   strides may make the A_i or B_i overlap, which is fine as they are only
+ *   read). Only brgemm_execute_strided uses them.
+ *
+ * Semantics
+ * - beta == 0: C is write-only (NaN or Inf in it does not reach the result).
+ * - batch == 0, k == 0 or alpha == 0: C := beta * C; A and B are not read
+ *   (and may be NULL).
+ * - m == 0 or n == 0: nothing is done.
+ * - C must not overlap any A_i or B_i.
+ * - Each element of C is accumulated in float with fused multiply-adds (on
+ *   the portable path, separate multiplies and adds), over i in increasing
+ *   order and, within each i, over the k terms in increasing order; then
+ *   c := alpha * acc + beta * c. The result is accurate to the usual
+ *   batch * k * FLT_EPSILON * sum |a| |b| bound and does not depend on the
+ *   batch kind (strided or pointers): both give the same bits.
+ *
+ * Performance: C is tiled into register blocks of up to 64 x 6 (AVX-512),
+ * 16 x 6 (AVX2), 16 x 6 (NEON) or 8 x 4 (portable C) elements, column-major
+ * view; each block is summed over the whole batch in registers and written
+ * once, reading the operands where they are (no packing). Sized for the
+ * operands of one execution to stay in L1/L2 (m, n, k up to a few hundred).
+ */
+#ifndef SKETCHMM_BRGEMM_H
+#define SKETCHMM_BRGEMM_H
+
+#include <stdint.h>
+
+#include "sketchmm/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a plan computes; see the top of this header. */
+typedef struct {
+    smm_layout layout;           /* SMM_COL_MAJOR or SMM_ROW_MAJOR, for A_i, B_i and C */
+    int64_t m, n, k;             /* C is m x n; A_i m x k; B_i k x n; each >= 0 */
+    int64_t lda, ldb, ldc;       /* leading dimensions in elements (see above) */
+    int64_t stride_a, stride_b;  /* elements from A_i to A_{i+1}, B_i to B_{i+1}; >= 0 */
+    float alpha, beta;           /* finite or not: used as given */
+} brgemm_desc;
+
+/* A checked description bound to its micro-kernels. Opaque. */
+typedef struct brgemm_plan brgemm_plan;
+
+/*
+ * brgemm_plan_create - check *desc and build a plan for it in *plan, on the
+ * ISA path in use (smm_get_isa) at this call.
+ *
+ * Returns SMM_OK or, with *plan untouched: SMM_ERR_NULL_POINTER (desc or
+ * plan NULL), SMM_ERR_BAD_LAYOUT, SMM_ERR_BAD_SIZE (m, n or k negative),
+ * SMM_ERR_BAD_LEADING_DIM, SMM_ERR_BAD_ARGUMENT (a negative batch stride),
+ * SMM_ERR_OVERFLOW (a matrix's extent does not fit in the address space),
+ * SMM_ERR_NO_MEMORY, or the ISA selection error of common.h.
+ */
+smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan);
+
+/* Free a plan (NULL is allowed). */
+void brgemm_plan_free(brgemm_plan *plan);
+
+/*
+ * A one-line description for logs, e.g.
+ * "brgemm col m=64 n=64 k=64 lda=64 ldb=64 ldc=64 alpha=1 beta=1 avx512 tiles 64x6+64x4".
+ * Owned by the plan; "null plan" for NULL. Never NULL.
+ */
+const char *brgemm_plan_name(const brgemm_plan *plan);
+
+/*
+ * brgemm_execute_strided - C := beta * C + alpha * sum_{i < batch} A_i B_i
+ * with A_i = A + i * stride_a and B_i = B + i * stride_b.
+ *
+ * Returns SMM_OK or, leaving C untouched: SMM_ERR_NULL_POINTER (plan NULL,
+ * C NULL while m * n > 0, A or B NULL while they are read), SMM_ERR_BAD_SIZE
+ * (batch < 0), SMM_ERR_OVERFLOW (the span of the batch does not fit in the
+ * address space).
+ */
+smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
+                                  int64_t batch);
+
+/*
+ * brgemm_execute_pointers - the same with A_i = A[i] and B_i = B[i].
+ *
+ * Returns SMM_OK or, leaving C untouched: SMM_ERR_NULL_POINTER (plan NULL,
+ * C NULL while m * n > 0, or, when they are read, A or B NULL or any of
+ * A[i], B[i] NULL), SMM_ERR_BAD_SIZE (batch < 0).
+ */
+smm_status brgemm_execute_pointers(const brgemm_plan *plan, const float *const *A, const float *const *B,
+                                   float *C, int64_t batch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKETCHMM_BRGEMM_H */
