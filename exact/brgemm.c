@@ -14,6 +14,7 @@
  * remains. Each (band, block) is one call of a tile kernel, which sums the
  * whole batch for that block in registers and writes C once.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ struct brgemm_plan {
     int swap;         /* row-major: A and B trade places */
     int64_t m, n;     /* the column-major view */
     brgemm_args args; /* k, leading dimensions, strides of the view; alpha, beta */
-    int64_t extent_a, extent_b; /* elements one A_i, B_i spans in the view (0 when empty) */
+    int64_t max_batch_a, max_batch_b; /* the largest batch whose A_i (B_i) span fits in the address space */
     int64_t band_rows;          /* rows of every band but the last */
     int64_t bands;
     brgemm_band full, last;     /* the bands before the last one, and the last */
@@ -82,6 +83,16 @@ static int64_t span_of(int64_t rows, int64_t cols, int64_t ld)
     return rows == 0 || cols == 0 ? 0 : (cols - 1) * ld + rows;
 }
 
+/*
+ * The largest batch for which (batch - 1) * stride + extent elements fit in
+ * the address space (extent already fits: the descriptor was checked).
+ */
+static int64_t max_batch(int64_t stride, int64_t extent)
+{
+    const int64_t limit = (int64_t)(PTRDIFF_MAX / (ptrdiff_t)sizeof(float));
+    return stride == 0 ? INT64_MAX : (limit - extent) / stride + 1;
+}
+
 smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
 {
     if (desc == NULL || plan == NULL)
@@ -117,8 +128,8 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
     p->args.stride_b = p->swap ? d.stride_a : d.stride_b;
     p->args.alpha = d.alpha;
     p->args.beta = d.beta;
-    p->extent_a = span_of(p->m, d.k, p->args.lda);
-    p->extent_b = span_of(d.k, p->n, p->args.ldb);
+    p->max_batch_a = max_batch(p->args.stride_a, span_of(p->m, d.k, p->args.lda));
+    p->max_batch_b = max_batch(p->args.stride_b, span_of(d.k, p->n, p->args.ldb));
 
     const brgemm_kernel_set *ks = kernels_for(ctx.isa);
     p->band_rows = (int64_t)ks->vl * ks->mv_max;
@@ -183,26 +194,18 @@ static void run_tiles(const brgemm_plan *p, int kind, const float *a, const floa
                       const float *const *bp, float *C, int64_t batch)
 {
     const brgemm_args *g = &p->args;
+    const int strided = kind == BRGEMM_KIND_STRIDED;
     for (int64_t band = 0; band < p->bands; band++) {
         const brgemm_band *bd = band + 1 < p->bands ? &p->full : &p->last;
-        const int64_t i0 = band * p->band_rows;
+        const int64_t r0 = band * p->band_rows;
         for (int64_t blk = 0; blk < bd->blocks; blk++) {
             const int64_t j0 = blk * bd->nb;
-            const brgemm_batch bt = { kind == BRGEMM_KIND_STRIDED ? a + i0 : NULL,
-                                      kind == BRGEMM_KIND_STRIDED ? b + j0 * g->ldb : NULL,
-                                      ap, bp, i0, j0 * g->ldb, batch };
+            const brgemm_batch bt = { strided ? a + r0 : NULL, strided ? b + j0 * g->ldb : NULL,
+                                      ap, bp, r0, j0 * g->ldb, batch };
             const brgemm_tile_fn fn = blk + 1 < bd->blocks ? bd->fn[kind] : bd->fn_last[kind];
-            fn(g, (int)bd->rows, &bt, C + i0 + j0 * g->ldc);
+            fn(g, (int)bd->rows, &bt, C + r0 + j0 * g->ldc);
         }
     }
-}
-
-/* Whether (batch - 1) * stride + extent elements fit in the address space. */
-static int batch_span_fits(int64_t batch, int64_t stride, int64_t extent)
-{
-    int64_t span;
-    return smm_mul_size(batch - 1, stride, &span) == SMM_OK && !__builtin_add_overflow(span, extent, &span) &&
-           span <= (int64_t)(PTRDIFF_MAX / (ptrdiff_t)sizeof(float));
 }
 
 smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
@@ -223,8 +226,7 @@ smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const
     if (A == NULL || B == NULL)
         return SMM_ERR_NULL_POINTER;
     const float *a = plan->swap ? B : A, *b = plan->swap ? A : B;
-    if (!batch_span_fits(batch, plan->args.stride_a, plan->extent_a) ||
-        !batch_span_fits(batch, plan->args.stride_b, plan->extent_b))
+    if (batch > plan->max_batch_a || batch > plan->max_batch_b)
         return SMM_ERR_OVERFLOW;
     run_tiles(plan, BRGEMM_KIND_STRIDED, a, b, NULL, NULL, C, batch);
     return SMM_OK;

@@ -10,7 +10,8 @@ export DEBIAN_FRONTEND=noninteractive
 native=(build-essential cmake pkg-config git libxxhash-dev check libhdf5-dev zlib1g-dev libjson-c-dev
         dataset-fashion-mnist python3-h5py python3-numpy python3-matplotlib python3-pandas
         gcc-aarch64-linux-gnu qemu-user
-        libopenblas-dev libblis-dev)  # the peers sketchmm_bench compares exact_sgemm with
+        libopenblas-dev libblis-dev   # the peers sketchmm_bench compares exact_sgemm with
+        libxsmm-dev)                  # optional: the BRGEMM peer of sketchmm_bench brgemm (static, linked in)
 # Check and xxHash for the aarch64 test build (Debian multiarch).
 arm64=(check:arm64 libsubunit-dev:arm64 libxxhash-dev:arm64)
 

@@ -34,6 +34,8 @@ static const bench_mode modes[] = {
       bench_unary_main, bench_unary_help },
     { "mat4", "4x4 float/double multiply, inverse, copy: M ops/s per ISA path, 1 and all threads, vs i7-6700K",
       bench_mat4_main, bench_mat4_help },
+    { "brgemm", "batch-reduce GEMM C += sum A_i B_i on small sizes: GFLOPS vs libxsmm, OpenBLAS, plain loops",
+      bench_brgemm_main, bench_brgemm_help },
 };
 #define MODE_COUNT ((int)(sizeof modes / sizeof modes[0]))
 
@@ -52,7 +54,9 @@ static void print_overview(FILE *out)
         "Every option takes a value, as '--name value' or '--name=value'.\n"
         "Environment: SKETCHMM_ISA (scalar|avx2|avx512|neon) and SKETCHMM_NUM_THREADS are read by\n"
         "the library; SKETCHMM_BENCH_NO_PEERS=1 leaves OpenBLAS and BLIS out; OPENBLAS_CORETYPE\n"
-        "(e.g. SkylakeX) and BLIS_ARCH_TYPE (0 = skx) choose the peers' kernels.\n"
+        "(e.g. SkylakeX) and BLIS_ARCH_TYPE (0 = skx) choose the peers' kernels. libxsmm (mode\n"
+        "brgemm) is linked in when libxsmm-dev was found at configure time; LIBXSMM_TARGET overrides\n"
+        "its CPU detection.\n"
         "Exit status: 0 success, 1 a run failed (e.g. a result did not verify), 2 bad command line.\n");
 }
 

@@ -40,4 +40,8 @@ void bench_unary_help(FILE *out);
 int bench_mat4_main(int argc, char **argv);
 void bench_mat4_help(FILE *out);
 
+/* brgemm: batch-reduce GEMM against libxsmm, OpenBLAS and plain loops, GFLOPS over a grid (bench_brgemm.c). */
+int bench_brgemm_main(int argc, char **argv);
+void bench_brgemm_help(FILE *out);
+
 #endif /* SKETCHMM_BENCH_MODES_H */

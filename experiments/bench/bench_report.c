@@ -128,3 +128,19 @@ int bench_begin(const char *mode, const char *csv_path, FILE **csv)
     }
     return 0;
 }
+
+void bench_print_number(double value, int width, int decimals)
+{
+    if (isnan(value))
+        printf(" %*s", width, "-");
+    else
+        printf(" %*.*f", width, decimals, value);
+}
+
+void bench_csv_number(FILE *csv, double value)
+{
+    if (isnan(value))
+        fprintf(csv, ",");
+    else
+        fprintf(csv, ",%.6g", value);
+}

@@ -55,4 +55,10 @@ int bench_csv_close(FILE *csv, const char *mode, const char *path);
  */
 int bench_begin(const char *mode, const char *csv_path, FILE **csv);
 
+/* Print " <value>" right-aligned in width with `decimals` decimals, or " -" (same width) for NaN (no figure). */
+void bench_print_number(double value, int width, int decimals);
+
+/* Append ",<value>" (%.6g) to a CSV row, or an empty field "," for NaN. */
+void bench_csv_number(FILE *csv, double value);
+
 #endif /* SKETCHMM_BENCH_REPORT_H */

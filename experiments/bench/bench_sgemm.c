@@ -524,21 +524,6 @@ static int run_configuration(sgemm_problem *p, int threads, int reps, sgemm_resu
 /* Output                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static void print_number(double value, int width, int decimals)
-{
-    if (isnan(value))
-        printf(" %*s", width, "-");
-    else
-        printf(" %*.*f", width, decimals, value);
-}
-
-static void csv_number(FILE *csv, double value)
-{
-    if (isnan(value))
-        fprintf(csv, ",");
-    else
-        fprintf(csv, ",%.6g", value);
-}
 
 static void print_table_header(void)
 {
@@ -569,14 +554,14 @@ static void report(const sgemm_problem *p, int threads, const sgemm_result *r, d
     const double ratio_openblas = r->ratio[1 + PEER_OPENBLAS], ratio_blis = r->ratio[1 + PEER_BLIS];
     double fraction = peak > 0.0 ? r->gflops[EXACT] / peak : NAN;
     printf("%17s %6s %5s %3d", shape, layout, trans, threads);
-    print_number(r->gflops[EXACT], 8, 1);
-    print_number(r->gflops[1 + PEER_OPENBLAS], 8, 1);
-    print_number(r->gflops[1 + PEER_BLIS], 8, 1);
-    print_number(ratio_openblas, 7, 2);
-    print_number(r->ratio_spread[1 + PEER_OPENBLAS], 5, 2);
-    print_number(ratio_blis, 7, 2);
-    print_number(r->ratio_spread[1 + PEER_BLIS], 5, 2);
-    print_number(100.0 * fraction, 6, 1);
+    bench_print_number(r->gflops[EXACT], 8, 1);
+    bench_print_number(r->gflops[1 + PEER_OPENBLAS], 8, 1);
+    bench_print_number(r->gflops[1 + PEER_BLIS], 8, 1);
+    bench_print_number(ratio_openblas, 7, 2);
+    bench_print_number(r->ratio_spread[1 + PEER_OPENBLAS], 5, 2);
+    bench_print_number(ratio_blis, 7, 2);
+    bench_print_number(r->ratio_spread[1 + PEER_BLIS], 5, 2);
+    bench_print_number(100.0 * fraction, 6, 1);
     printf(" %4d", r->reps);
     bench_print_share(stdout, others, 6);
     printf("\n");
@@ -586,18 +571,18 @@ static void report(const sgemm_problem *p, int threads, const sgemm_result *r, d
     fprintf(csv, "%lld,%lld,%lld,%s,%s,%d,%d,%d", (long long)c->shape.m, (long long)c->shape.n,
             (long long)c->shape.k, layout, trans, threads, r->reps, r->batch);
     for (int who = 0; who < CONTENDERS; who++)
-        csv_number(csv, r->seconds[who]);
+        bench_csv_number(csv, r->seconds[who]);
     for (int who = 0; who < CONTENDERS; who++)
-        csv_number(csv, r->gflops[who]);
-    csv_number(csv, ratio_openblas);
-    csv_number(csv, ratio_blis);
-    csv_number(csv, r->ratio_spread[1 + PEER_OPENBLAS]);
-    csv_number(csv, r->ratio_spread[1 + PEER_BLIS]);
-    csv_number(csv, peak > 0.0 ? peak : NAN);
-    csv_number(csv, fraction);
-    csv_number(csv, r->difference[1 + PEER_OPENBLAS]);
-    csv_number(csv, r->difference[1 + PEER_BLIS]);
-    csv_number(csv, others);
+        bench_csv_number(csv, r->gflops[who]);
+    bench_csv_number(csv, ratio_openblas);
+    bench_csv_number(csv, ratio_blis);
+    bench_csv_number(csv, r->ratio_spread[1 + PEER_OPENBLAS]);
+    bench_csv_number(csv, r->ratio_spread[1 + PEER_BLIS]);
+    bench_csv_number(csv, peak > 0.0 ? peak : NAN);
+    bench_csv_number(csv, fraction);
+    bench_csv_number(csv, r->difference[1 + PEER_OPENBLAS]);
+    bench_csv_number(csv, r->difference[1 + PEER_BLIS]);
+    bench_csv_number(csv, others);
     fprintf(csv, ",%s,%s,%s,%s\n", bench_isa_name(), exact_sgemm_impl(), peer_blas_kernel(p->peers[PEER_OPENBLAS]),
             peer_blas_kernel(p->peers[PEER_BLIS]));
     fflush(csv);

@@ -1,0 +1,817 @@
+/*
+ * bench_brgemm.c - mode `brgemm`: GFLOPS of sketchmm's batch-reduce GEMM
+ * (sketchmm/brgemm.h) against libxsmm 1.17 (peer_libxsmm.h, optional),
+ * OpenBLAS (peer_blas.h, optional) and plain C loops, in the same run on the
+ * same grid of small products
+ *
+ *     C := C + sum_{i < batch} A_i B_i      (alpha = beta = 1)
+ *
+ * column-major with minimal leading dimensions (lda = M, ldb = K, ldc = M)
+ * and the A_i, B_i packed one after the other (stride_a = M K,
+ * stride_b = K N), on the calling thread only.
+ *
+ * Contenders (each called through its own entry point in a tight loop):
+ *   sketchmm   brgemm_execute_strided
+ *   smm_ptr    brgemm_execute_pointers            (--kind pointers)
+ *   libxsmm    libxsmm_smmdispatch at batch 1, libxsmm_smmdispatch_reducebatch_strd
+ *              at batch > 1 (the issue's reference figures)
+ *   xsmm_rb    libxsmm_smmdispatch_reducebatch_strd at batch 1 (at batch > 1 that is
+ *              the libxsmm column already)
+ *   xsmm_addr  libxsmm_smmdispatch_reducebatch_addr (--kind pointers), on fresh
+ *              copies of the pointer arrays per call (peer_libxsmm.c says why)
+ *   OpenBLAS   cblas_sgemm with beta = 1, once per product of the batch
+ *   naive      plain C loops (column j, product i, term p, rows innermost), compiled here
+ * Plans and generated kernels are made outside the timed loops.
+ *
+ * Per configuration: every contender's C, after one call from the same
+ * starting C, is checked against a double-precision sum (|error| <= 1e-4 of
+ * sum |a| |b| + |c|); a wrong one skips the configuration with a message
+ * (exit status 1 at the end). Then per contender a call count is calibrated so
+ * that one timed sample (that many calls on the same hot buffers) lasts at
+ * least MIN_SAMPLE_SECONDS; one untimed round; then --reps rounds, each timing
+ * every contender in turn (A B C, A B C, ...) so that machine noise hits them
+ * alike. The figure is the median GFLOPS over the rounds, flops = 2 M N K batch
+ * per call. The summary gives, per batch value, the arithmetic mean GFLOPS over
+ * the grid and the ratio of the means, the same at K = 1, and 64x64x64.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_cli.h"
+#include "bench_matrix.h"
+#include "bench_modes.h"
+#include "bench_report.h"
+#include "bench_timing.h"
+#include "peer_blas.h"
+#include "peer_libxsmm.h"
+#include "sketchmm.h"
+#include "sketchmm/brgemm.h"
+
+#define MODE "brgemm"
+#define DEFAULT_REPS 5
+#define MAX_DIMENSION 1024
+#define MAX_BATCH 1024
+#define MIN_SAMPLE_SECONDS 2e-4 /* one timed sample lasts at least this */
+#define TOLERANCE 1e-4          /* |C - reference| <= TOLERANCE * (sum |a| |b| + |c|) */
+#define TARGET_MEAN_RATIO 1.10  /* the issue's target: sketchmm's mean over libxsmm's, every batch */
+#define TARGET_K1_RATIO 1.00    /* ... and at K = 1 */
+#define ALPHA 1.0f
+#define BETA 1.0f
+
+static const int64_t default_mn[] = { 1, 2, 4, 8, 13, 16, 24, 32, 48, 64 };
+static const int64_t default_k[] = { 1, 16, 32, 64, 128 };
+static const int64_t default_batch[] = { 1, 16 };
+
+static const char *const option_names[] = { "m", "n", "k", "batch", "reps", "kind", "isa", "csv", NULL };
+static const char *const kind_choices[] = { "strided", "pointers" };
+static const char *const isa_choices[] = { "auto", "scalar", "avx2", "avx512", "neon" };
+static const smm_isa isa_values[] = { SMM_ISA_AUTO, SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+
+/* The contenders, in the order of a round and of the columns. */
+enum { SMM, SMM_PTR, XSMM, XSMM_RB, XSMM_ADDR, OPENBLAS, NAIVE, IMPLS };
+static const char *const impl_names[IMPLS] = { "sketchmm", "smm_ptr", "libxsmm", "xsmm_rb",
+                                               "xsmm_addr", "OpenBLAS", "naive" };
+static const char *const impl_csv_names[IMPLS] = { "sketchmm", "sketchmm_pointers", "libxsmm",
+                                                   "libxsmm_reducebatch_strd_b1", "libxsmm_reducebatch_addr",
+                                                   "openblas", "naive" };
+
+typedef struct {
+    int64_t m[BENCH_MAX_LIST], n[BENCH_MAX_LIST], k[BENCH_MAX_LIST], batch[BENCH_MAX_LIST];
+    int nm, nn, nk, nbatch;
+    int strided, pointers; /* --kind */
+    int isas[BENCH_MAX_LIST];
+    int nisas;
+    int reps;
+    const char *csv_path;
+} brgemm_config;
+
+void bench_brgemm_help(FILE *out)
+{
+    fprintf(out,
+        "sketchmm_bench brgemm [options]\n"
+        "  Batch-reduce GEMM C := C + sum_i A_i B_i (sketchmm/brgemm.h), column-major, lda = M,\n"
+        "  ldb = K, ldc = M, stride_a = M K, stride_b = K N, one thread, against libxsmm %s\n"
+        "  (libxsmm_smmdispatch at batch 1, libxsmm_smmdispatch_reducebatch_strd at batch > 1;\n"
+        "  'xsmm_rb': reducebatch_strd at batch 1), OpenBLAS cblas_sgemm (beta = 1, one call per\n"
+        "  product) and plain C loops ('naive'), all in the same run on the same grid.\n"
+        "  Each contender's C is first checked against a double-precision sum (|error| <= %g of\n"
+        "  sum |a||b| + |c|; a wrong one skips the configuration, exit status 1). A timed sample is\n"
+        "  a loop of calls on the same hot buffers lasting >= %.1f ms (count calibrated once per\n"
+        "  configuration and contender); --reps rounds time the contenders in turn; the figure is\n"
+        "  the median GFLOPS (2 M N K batch flops per call). Plans and libxsmm kernels are made\n"
+        "  outside the timed loops. The summary: per batch value, the arithmetic mean GFLOPS over\n"
+        "  the grid and the ratio of the means (issue target: sketchmm >= %.2f x libxsmm), the same\n"
+        "  at K = 1 (target >= %.2f x) and the 64x64x64 figures.\n"
+        "  --m LIST       M values (default 1,2,4,8,13,16,24,32,48,64)\n"
+        "  --n LIST       N values (default the same)\n"
+        "  --k LIST       K values (default 1,16,32,64,128)\n"
+        "  --batch LIST   batch counts (default 1,16)\n"
+        "  --reps N       timed rounds per configuration (default %d)\n"
+        "  --kind LIST    strided,pointers (default strided): brgemm_execute_strided against\n"
+        "                 reducebatch_strd, and/or brgemm_execute_pointers ('smm_ptr') against\n"
+        "                 reducebatch_addr ('xsmm_addr'; each of its calls copies the two pointer arrays\n"
+        "                 first: libxsmm 1.17's kernels move the pointers in them and leave them moved)\n"
+        "  --isa LIST     sketchmm's ISA paths: auto,scalar,avx2,avx512,neon (default auto; missing ones\n"
+        "                 are skipped); the whole grid runs on each\n"
+        "  --csv FILE     also write one CSV row per configuration\n"
+        "  libxsmm is linked in when libxsmm-dev was found at configure time (else reported as not\n"
+        "  built in); SKETCHMM_BENCH_NO_PEERS=1 leaves OpenBLAS out (libxsmm stays).\n",
+#ifdef SKETCHMM_HAVE_LIBXSMM
+        "1.17",
+#else
+        "1.17 (not built in here)",
+#endif
+        TOLERANCE, MIN_SAMPLE_SECONDS * 1e3, TARGET_MEAN_RATIO, TARGET_K1_RATIO, DEFAULT_REPS);
+}
+
+static int parse_args(int argc, char **argv, brgemm_config *cfg, int *help)
+{
+    *help = 0;
+    cfg->nm = cfg->nn = (int)(sizeof default_mn / sizeof default_mn[0]);
+    memcpy(cfg->m, default_mn, sizeof default_mn);
+    memcpy(cfg->n, default_mn, sizeof default_mn);
+    cfg->nk = (int)(sizeof default_k / sizeof default_k[0]);
+    memcpy(cfg->k, default_k, sizeof default_k);
+    cfg->nbatch = (int)(sizeof default_batch / sizeof default_batch[0]);
+    memcpy(cfg->batch, default_batch, sizeof default_batch);
+    cfg->strided = 1;
+    cfg->pointers = 0;
+    cfg->isas[0] = 0;
+    cfg->nisas = 1;
+    cfg->reps = DEFAULT_REPS;
+    for (int i = 0; i < argc; i++) {
+        char name[BENCH_MAX_OPTION_NAME];
+        const char *value;
+        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
+        if (bad)
+            return bad;
+        if (strcmp(name, "help") == 0) {
+            *help = 1;
+            return 0;
+        } else if (strcmp(name, "m") == 0 || strcmp(name, "n") == 0 || strcmp(name, "k") == 0) {
+            int64_t *list = name[0] == 'm' ? cfg->m : name[0] == 'n' ? cfg->n : cfg->k;
+            int *count = name[0] == 'm' ? &cfg->nm : name[0] == 'n' ? &cfg->nn : &cfg->nk;
+            if (!bench_parse_int_list(value, 1, MAX_DIMENSION, list, count))
+                return bench_usage_error(MODE, "--%s wants sizes in [1, %d], got '%s'", name, MAX_DIMENSION, value);
+        } else if (strcmp(name, "batch") == 0) {
+            if (!bench_parse_int_list(value, 1, MAX_BATCH, cfg->batch, &cfg->nbatch))
+                return bench_usage_error(MODE, "--batch wants counts in [1, %d], got '%s'", MAX_BATCH, value);
+        } else if (strcmp(name, "reps") == 0) {
+            int64_t reps;
+            if (!bench_parse_int(value, 1, 100000, &reps))
+                return bench_usage_error(MODE, "--reps wants a count in [1, 100000], got '%s'", value);
+            cfg->reps = (int)reps;
+        } else if (strcmp(name, "kind") == 0) {
+            int kinds[BENCH_MAX_LIST], count;
+            if (!bench_parse_choice_list(value, kind_choices, 2, kinds, &count))
+                return bench_usage_error(MODE, "--kind wants strided and/or pointers, got '%s'", value);
+            cfg->strided = cfg->pointers = 0;
+            for (int c = 0; c < count; c++) {
+                if (kinds[c] == 0)
+                    cfg->strided = 1;
+                else
+                    cfg->pointers = 1;
+            }
+        } else if (strcmp(name, "isa") == 0) {
+            if (!bench_parse_choice_list(value, isa_choices, 5, cfg->isas, &cfg->nisas))
+                return bench_usage_error(MODE, "--isa wants a list of auto, scalar, avx2, avx512, neon, got '%s'",
+                                         value);
+        } else if (strcmp(name, "csv") == 0) {
+            cfg->csv_path = value;
+        } else {
+            return bench_usage_error(MODE, "unknown option '--%s'", name);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* One configuration                                                        */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    int64_t m, n, k, batch;
+    int64_t lda, ldb, ldc, stride_a, stride_b;
+    const float *A, *B;         /* batch matrices each, stride_a (stride_b) apart */
+    const float **Ap, **Bp;     /* A_i and B_i, for the pointer kinds */
+    float *C0;                  /* the starting C of the checks */
+    float *C[IMPLS];            /* one output per contender */
+    brgemm_plan *plan;
+    peer_xsmm_kernel xsmm[IMPLS]; /* XSMM, XSMM_RB, XSMM_ADDR */
+    peer_sgemm_fn openblas;
+    int active[IMPLS];
+    int64_t calls[IMPLS];       /* per timed sample */
+} problem;
+
+/*
+ * C := BETA * C + ALPHA * sum_i A_i B_i, plain column-major loops (the naive
+ * contender): per column j, per product i and term p, a row loop over i
+ * (contiguous in A_i and C), which the compiler vectorises at the baseline ISA.
+ */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void naive_brgemm(const problem *p, float *C)
+{
+    for (int64_t j = 0; j < p->n; j++) {
+        float *restrict c = C + j * p->ldc;
+        for (int64_t i = 0; i < p->m; i++)
+            c[i] *= BETA;
+        for (int64_t b = 0; b < p->batch; b++) {
+            const float *restrict a = p->A + b * p->stride_a;
+            const float *restrict bj = p->B + b * p->stride_b + j * p->ldb;
+            for (int64_t q = 0; q < p->k; q++) {
+                const float s = ALPHA * bj[q];
+                for (int64_t i = 0; i < p->m; i++)
+                    c[i] += a[i + q * p->lda] * s;
+            }
+        }
+    }
+}
+
+static void fail_call(const char *what, smm_status s)
+{
+    fprintf(stderr, "sketchmm_bench brgemm: %s failed: %s\n", what, smm_status_str(s));
+    exit(BENCH_EXIT_FAILED);
+}
+
+/* calls calls of contender who on its C. */
+static void run_calls(const problem *p, int who, int64_t calls)
+{
+    float *C = p->C[who];
+    switch (who) {
+    case SMM:
+        for (int64_t c = 0; c < calls; c++) {
+            const smm_status s = brgemm_execute_strided(p->plan, p->A, p->B, C, p->batch);
+            if (s != SMM_OK)
+                fail_call("brgemm_execute_strided", s);
+        }
+        break;
+    case SMM_PTR:
+        for (int64_t c = 0; c < calls; c++) {
+            const smm_status s = brgemm_execute_pointers(p->plan, p->Ap, p->Bp, C, p->batch);
+            if (s != SMM_OK)
+                fail_call("brgemm_execute_pointers", s);
+        }
+        break;
+    case XSMM:
+    case XSMM_RB:
+        peer_libxsmm_repeat_strided(&p->xsmm[who], p->A, p->B, C, p->batch, calls);
+        break;
+    case XSMM_ADDR:
+        peer_libxsmm_repeat_pointers(&p->xsmm[who], p->Ap, p->Bp, C, p->batch, calls);
+        break;
+    case OPENBLAS:
+        for (int64_t c = 0; c < calls; c++)
+            for (int64_t b = 0; b < p->batch; b++)
+                p->openblas((int)SMM_COL_MAJOR, (int)SMM_NO_TRANS, (int)SMM_NO_TRANS, (int)p->m, (int)p->n, (int)p->k,
+                            ALPHA, p->A + b * p->stride_a, (int)p->lda, p->B + b * p->stride_b, (int)p->ldb, BETA, C,
+                            (int)p->ldc);
+        break;
+    default:
+        for (int64_t c = 0; c < calls; c++)
+            naive_brgemm(p, C);
+        break;
+    }
+}
+
+static double time_calls(const problem *p, int who, int64_t calls)
+{
+    const double t0 = bench_now_seconds();
+    run_calls(p, who, calls);
+    return bench_now_seconds() - t0;
+}
+
+/*
+ * Calls per timed sample: grow the count until the faster of two timed loops
+ * lasts MIN_SAMPLE_SECONDS (the faster: a preempted loop would stop the
+ * growth too early). Warms the contender up on the way.
+ */
+static int64_t calibrate(const problem *p, int who)
+{
+    int64_t calls = 1;
+    for (;;) {
+        const double a = time_calls(p, who, calls), b = time_calls(p, who, calls);
+        const double elapsed = a < b ? a : b;
+        if (elapsed >= MIN_SAMPLE_SECONDS)
+            return calls;
+        double grow = elapsed > 0.0 ? 1.25 * MIN_SAMPLE_SECONDS / elapsed : 16.0;
+        grow = grow < 2.0 ? 2.0 : grow > 16.0 ? 16.0 : grow;
+        calls = (int64_t)ceil((double)calls * grow);
+    }
+}
+
+/* Reference C0 + sum_i A_i B_i in double and its magnitude sum |a||b| + |c0|, per element. */
+static void reference(const problem *p, double *ref, double *magnitude)
+{
+    for (int64_t j = 0; j < p->n; j++)
+        for (int64_t i = 0; i < p->m; i++) {
+            const double c0 = (double)p->C0[i + j * p->ldc];
+            double sum = 0.0, size = 0.0;
+            for (int64_t b = 0; b < p->batch; b++) {
+                const float *a = p->A + b * p->stride_a, *bb = p->B + b * p->stride_b;
+                for (int64_t q = 0; q < p->k; q++) {
+                    const double product = (double)a[i + q * p->lda] * (double)bb[q + j * p->ldb];
+                    sum += product;
+                    size += fabs(product);
+                }
+            }
+            ref[i + j * p->m] = (double)BETA * c0 + (double)ALPHA * sum;
+            magnitude[i + j * p->m] = fabs((double)BETA * c0) + fabs((double)ALPHA) * size;
+        }
+}
+
+/* One call of who from C0, checked against the reference; 1 when right, else prints why. */
+static int check(const problem *p, int who, const double *ref, const double *magnitude)
+{
+    float *C = p->C[who];
+    memcpy(C, p->C0, (size_t)(p->ldc * p->n) * sizeof *C);
+    run_calls(p, who, 1);
+    for (int64_t j = 0; j < p->n; j++)
+        for (int64_t i = 0; i < p->m; i++) {
+            const double got = (double)C[i + j * p->ldc], want = ref[i + j * p->m];
+            const double bound = TOLERANCE * magnitude[i + j * p->m];
+            if (!(fabs(got - want) <= bound)) {
+                fprintf(stderr,
+                        "sketchmm_bench brgemm: %s is WRONG on M=%lld N=%lld K=%lld batch=%lld: C(%lld, %lld) = %.9g, "
+                        "expected %.9g (|error| %.3g > %g of sum |a||b| + |c| = %.3g); configuration skipped\n",
+                        impl_names[who], (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch,
+                        (long long)i, (long long)j, got, want, fabs(got - want), TOLERANCE, bound);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* Operands of one configuration (see the top of this file); C's entries and C0 in [-1, 1]. */
+static void allocate(problem *p, int64_t m, int64_t n, int64_t k, int64_t batch)
+{
+    p->m = m, p->n = n, p->k = k, p->batch = batch;
+    p->lda = m, p->ldb = k, p->ldc = m;
+    p->stride_a = m * k, p->stride_b = k * n;
+    float *A = bench_alloc_floats(batch * p->stride_a), *B = bench_alloc_floats(batch * p->stride_b);
+    for (int64_t b = 0; b < batch; b++) {
+        bench_fill(A + b * p->stride_a, k, m, p->lda, 1 + 2 * (uint64_t)b);
+        bench_fill(B + b * p->stride_b, n, k, p->ldb, 2 + 2 * (uint64_t)b);
+    }
+    p->A = A, p->B = B;
+    p->Ap = malloc((size_t)batch * sizeof *p->Ap);
+    p->Bp = malloc((size_t)batch * sizeof *p->Bp);
+    if (p->Ap == NULL || p->Bp == NULL) {
+        fprintf(stderr, "sketchmm_bench brgemm: out of memory\n");
+        exit(BENCH_EXIT_FAILED);
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        p->Ap[b] = A + b * p->stride_a;
+        p->Bp[b] = B + b * p->stride_b;
+    }
+    p->C0 = bench_alloc_floats(p->ldc * n);
+    bench_fill(p->C0, n, m, p->ldc, 99);
+    for (int who = 0; who < IMPLS; who++) {
+        p->C[who] = bench_alloc_floats(p->ldc * n);
+        memcpy(p->C[who], p->C0, (size_t)(p->ldc * n) * sizeof(float)); /* first touch before timing */
+    }
+}
+
+static void release(problem *p)
+{
+    brgemm_plan_free(p->plan);
+    bench_free_floats((float *)p->A);
+    bench_free_floats((float *)p->B);
+    free(p->Ap);
+    free(p->Bp);
+    bench_free_floats(p->C0);
+    for (int who = 0; who < IMPLS; who++)
+        bench_free_floats(p->C[who]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results and report                                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    int isa_index;
+    int64_t m, n, k, batch;
+    double gflops[IMPLS]; /* NaN: not measured */
+} result_row;
+
+typedef struct {
+    result_row *rows;
+    size_t count, capacity;
+} result_list;
+
+static void add_row(result_list *list, const result_row *row)
+{
+    if (list->count == list->capacity) {
+        const size_t capacity = list->capacity == 0 ? 256 : 2 * list->capacity;
+        result_row *rows = realloc(list->rows, capacity * sizeof *rows);
+        if (rows == NULL) {
+            fprintf(stderr, "sketchmm_bench brgemm: out of memory\n");
+            exit(BENCH_EXIT_FAILED);
+        }
+        list->rows = rows;
+        list->capacity = capacity;
+    }
+    list->rows[list->count++] = *row;
+}
+
+/* Which columns the run shows (by --kind; a contender that is not available shows '-'). */
+static void shown_columns(const brgemm_config *cfg, int *shown)
+{
+    shown[SMM] = cfg->strided;
+    shown[SMM_PTR] = cfg->pointers;
+    shown[XSMM] = cfg->strided;
+    shown[XSMM_RB] = cfg->strided;
+    shown[XSMM_ADDR] = cfg->pointers;
+    shown[OPENBLAS] = 1;
+    shown[NAIVE] = 1;
+}
+
+static double ratio_of(double num, double den)
+{
+    return isnan(num) || isnan(den) || den <= 0.0 ? NAN : num / den;
+}
+
+
+/* value with CSV quoting (plan names contain spaces, maybe commas) */
+static void csv_text(FILE *csv, const char *text)
+{
+    fputc(',', csv);
+    fputc('"', csv);
+    for (const char *c = text; *c != '\0'; c++) {
+        if (*c == '"')
+            fputc('"', csv);
+        fputc(*c, csv);
+    }
+    fputc('"', csv);
+}
+
+static void print_header(const int *shown)
+{
+    printf("\nGFLOPS (median of the rounds); 'sk/xsmm' = sketchmm / libxsmm, 'ptr/addr' = smm_ptr / xsmm_addr;\n"
+           "'other%%': share of the machine's CPU time other processes used during the row.\n\n");
+    printf("%4s %4s %4s %5s", "M", "N", "K", "batch");
+    for (int who = 0; who < IMPLS; who++)
+        if (shown[who])
+            printf(" %9s", impl_names[who]);
+    if (shown[SMM])
+        printf(" %7s", "sk/xsmm");
+    if (shown[SMM_PTR])
+        printf(" %8s", "ptr/addr");
+    printf(" %6s\n", "other%");
+}
+
+static void write_csv_header(FILE *csv)
+{
+    fputs("isa,m,n,k,batch,lda,ldb,ldc,stride_a,stride_b,reps", csv);
+    for (int who = 0; who < IMPLS; who++)
+        fprintf(csv, ",gflops_%s", impl_csv_names[who]);
+    fputs(",ratio_sketchmm_libxsmm,ratio_pointers_addr,ratio_sketchmm_openblas,ratio_sketchmm_naive", csv);
+    for (int who = 0; who < IMPLS; who++)
+        fprintf(csv, ",calls_%s", impl_csv_names[who]);
+    fputs(",other_cpu_share,libxsmm_form,libxsmm_arch,openblas_core,sketchmm_plan\n", csv);
+}
+
+static void report(const problem *p, const result_row *row, const int *shown, int reps, double others, FILE *csv,
+                   const char *openblas_core)
+{
+    const double *g = row->gflops;
+    printf("%4lld %4lld %4lld %5lld", (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch);
+    for (int who = 0; who < IMPLS; who++)
+        if (shown[who])
+            bench_print_number(g[who], 9, 2);
+    if (shown[SMM])
+        bench_print_number(ratio_of(g[SMM], g[XSMM]), 7, 2);
+    if (shown[SMM_PTR])
+        bench_print_number(ratio_of(g[SMM_PTR], g[XSMM_ADDR]), 8, 2);
+    bench_print_share(stdout, others, 6);
+    printf("\n");
+    fflush(stdout);
+    if (csv == NULL)
+        return;
+    fprintf(csv, "%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%d", bench_isa_name(), (long long)p->m,
+            (long long)p->n, (long long)p->k, (long long)p->batch, (long long)p->lda, (long long)p->ldb,
+            (long long)p->ldc, (long long)p->stride_a, (long long)p->stride_b, reps);
+    for (int who = 0; who < IMPLS; who++)
+        bench_csv_number(csv, g[who]);
+    const double main_sk = !isnan(g[SMM]) ? g[SMM] : g[SMM_PTR];
+    bench_csv_number(csv, ratio_of(g[SMM], g[XSMM]));
+    bench_csv_number(csv, ratio_of(g[SMM_PTR], g[XSMM_ADDR]));
+    bench_csv_number(csv, ratio_of(main_sk, g[OPENBLAS]));
+    bench_csv_number(csv, ratio_of(main_sk, g[NAIVE]));
+    for (int who = 0; who < IMPLS; who++)
+        bench_csv_number(csv, p->active[who] ? (double)p->calls[who] : NAN);
+    bench_csv_number(csv, others);
+    fprintf(csv, ",%s,%s,%s", !p->active[XSMM] ? "" : p->batch == 1 ? "smmdispatch" : "reducebatch_strd",
+            peer_libxsmm_arch(), openblas_core);
+    csv_text(csv, brgemm_plan_name(p->plan));
+    fputc('\n', csv);
+    fflush(csv);
+}
+
+/* Mean GFLOPS of every contender over rows matching (isa, batch, k1 / m n k = 64 when asked). */
+typedef struct {
+    double sum[IMPLS];
+    int count[IMPLS];
+    int configs;
+    /* ratio of means over the configurations where both were measured */
+    double pair_num[2], pair_den[2];
+} mean_set;
+
+enum { PAIR_STRIDED, PAIR_POINTERS };
+
+static mean_set means_of(const result_list *list, int isa_index, int64_t batch, int only_k1, int only_64)
+{
+    mean_set s;
+    memset(&s, 0, sizeof s);
+    for (size_t r = 0; r < list->count; r++) {
+        const result_row *row = &list->rows[r];
+        if (row->isa_index != isa_index || row->batch != batch)
+            continue;
+        if (only_k1 && row->k != 1)
+            continue;
+        if (only_64 && !(row->m == 64 && row->n == 64 && row->k == 64))
+            continue;
+        s.configs++;
+        for (int who = 0; who < IMPLS; who++)
+            if (!isnan(row->gflops[who])) {
+                s.sum[who] += row->gflops[who];
+                s.count[who]++;
+            }
+        if (!isnan(row->gflops[SMM]) && !isnan(row->gflops[XSMM])) {
+            s.pair_num[PAIR_STRIDED] += row->gflops[SMM];
+            s.pair_den[PAIR_STRIDED] += row->gflops[XSMM];
+        }
+        if (!isnan(row->gflops[SMM_PTR]) && !isnan(row->gflops[XSMM_ADDR])) {
+            s.pair_num[PAIR_POINTERS] += row->gflops[SMM_PTR];
+            s.pair_den[PAIR_POINTERS] += row->gflops[XSMM_ADDR];
+        }
+    }
+    return s;
+}
+
+/* One summary line; returns the strided ratio of means (NaN when there is none). */
+static double print_mean_line(const mean_set *s, int64_t batch, const int *shown, double target, int *incomplete)
+{
+    printf("%5lld %7d", (long long)batch, s->configs);
+    for (int who = 0; who < IMPLS; who++) {
+        if (!shown[who])
+            continue;
+        bench_print_number(s->count[who] > 0 ? s->sum[who] / s->count[who] : NAN, 9, 2);
+        if (s->count[who] > 0 && s->count[who] < s->configs)
+            *incomplete = 1;
+    }
+    const double strided = ratio_of(s->pair_num[PAIR_STRIDED], s->pair_den[PAIR_STRIDED]);
+    if (shown[SMM])
+        bench_print_number(strided, 7, 2);
+    if (shown[SMM_PTR])
+        bench_print_number(ratio_of(s->pair_num[PAIR_POINTERS], s->pair_den[PAIR_POINTERS]), 8, 2);
+    if (target > 0.0 && shown[SMM])
+        printf("  %s", isnan(strided) ? "-" : strided >= target ? "met" : "NOT met");
+    printf("\n");
+    return strided;
+}
+
+static void print_summary_block(const result_list *list, const brgemm_config *cfg, int isa_index, const int *shown,
+                                const char *title, int only_k1, int only_64, double target)
+{
+    printf("\n%s\n%5s %7s", title, "batch", "configs");
+    for (int who = 0; who < IMPLS; who++)
+        if (shown[who])
+            printf(" %9s", impl_names[who]);
+    if (shown[SMM])
+        printf(" %7s", "sk/xsmm");
+    if (shown[SMM_PTR])
+        printf(" %8s", "ptr/addr");
+    if (target > 0.0 && shown[SMM])
+        printf("  target >= %.2f", target);
+    printf("\n");
+    int incomplete = 0, any = 0;
+    for (int b = 0; b < cfg->nbatch; b++) {
+        /* a batch value listed twice is summarised once */
+        int seen = 0;
+        for (int e = 0; e < b; e++)
+            seen |= cfg->batch[e] == cfg->batch[b];
+        if (seen)
+            continue;
+        const mean_set s = means_of(list, isa_index, cfg->batch[b], only_k1, only_64);
+        if (s.configs == 0)
+            continue;
+        any = 1;
+        print_mean_line(&s, cfg->batch[b], shown, target, &incomplete);
+    }
+    if (!any)
+        printf("  (no configuration)\n");
+    if (incomplete)
+        printf("  (a mean over fewer configurations than listed: that contender was not measured everywhere;\n"
+               "   the ratios use only the configurations where both were)\n");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Mode                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Median GFLOPS of each active contender over reps rounds (who in turn within a round). */
+static void measure(problem *p, int reps, double *gflops)
+{
+    double *samples = malloc((size_t)IMPLS * (size_t)reps * sizeof *samples);
+    if (samples == NULL) {
+        fprintf(stderr, "sketchmm_bench brgemm: out of memory\n");
+        exit(BENCH_EXIT_FAILED);
+    }
+    for (int who = 0; who < IMPLS; who++)
+        if (p->active[who])
+            p->calls[who] = calibrate(p, who);
+    for (int who = 0; who < IMPLS; who++) /* one untimed round */
+        if (p->active[who])
+            run_calls(p, who, p->calls[who]);
+    const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)p->batch;
+    for (int rep = 0; rep < reps; rep++)
+        for (int who = 0; who < IMPLS; who++)
+            if (p->active[who]) {
+                const double seconds = time_calls(p, who, p->calls[who]);
+                samples[who * reps + rep] = flops * (double)p->calls[who] / seconds * 1e-9;
+            }
+    for (int who = 0; who < IMPLS; who++)
+        gflops[who] = p->active[who] ? bench_median(samples + who * reps, reps) : NAN;
+    free(samples);
+}
+
+/*
+ * Set up, check and measure one configuration. Returns 1 when measured, 0 when
+ * a contender was wrong (the configuration is skipped), and exits on setup
+ * errors that would hit every configuration.
+ */
+static int run_configuration(const brgemm_config *cfg, problem *p, peer_blas *openblas, double *gflops)
+{
+    const brgemm_desc desc = { SMM_COL_MAJOR, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, p->stride_a, p->stride_b,
+                               ALPHA, BETA };
+    smm_status s = brgemm_plan_create(&desc, &p->plan);
+    if (s != SMM_OK)
+        fail_call("brgemm_plan_create", s);
+    for (int who = 0; who < IMPLS; who++)
+        p->active[who] = 0;
+    p->active[SMM] = cfg->strided;
+    p->active[SMM_PTR] = cfg->pointers;
+    p->active[NAIVE] = 1;
+    if (peer_blas_ready(openblas)) {
+        p->openblas = peer_blas_sgemm(openblas);
+        p->active[OPENBLAS] = 1;
+    }
+    if (peer_libxsmm_ready()) {
+        const char *why = NULL;
+        if (cfg->strided) {
+            const peer_xsmm_form form = p->batch == 1 ? PEER_XSMM_GEMM : PEER_XSMM_STRIDED;
+            p->active[XSMM] = peer_libxsmm_dispatch(&p->xsmm[XSMM], form, p->m, p->n, p->k, p->lda, p->ldb, p->ldc,
+                                                    p->stride_a, p->stride_b, ALPHA, BETA, &why);
+            if (!p->active[XSMM])
+                printf("(libxsmm: %s)\n", why);
+            if (p->batch == 1) {
+                p->active[XSMM_RB] = peer_libxsmm_dispatch(&p->xsmm[XSMM_RB], PEER_XSMM_STRIDED, p->m, p->n, p->k,
+                                                           p->lda, p->ldb, p->ldc, p->stride_a, p->stride_b, ALPHA,
+                                                           BETA, &why);
+                if (!p->active[XSMM_RB])
+                    printf("(libxsmm reducebatch_strd: %s)\n", why);
+            }
+        }
+        if (cfg->pointers) {
+            p->active[XSMM_ADDR] = peer_libxsmm_dispatch(&p->xsmm[XSMM_ADDR], PEER_XSMM_ADDRESS, p->m, p->n, p->k,
+                                                         p->lda, p->ldb, p->ldc, 0, 0, ALPHA, BETA, &why);
+            if (!p->active[XSMM_ADDR])
+                printf("(libxsmm reducebatch_addr: %s)\n", why);
+        }
+    }
+
+    double *ref = malloc((size_t)(p->m * p->n) * sizeof *ref), *magnitude = malloc((size_t)(p->m * p->n) * sizeof *ref);
+    if (ref == NULL || magnitude == NULL) {
+        fprintf(stderr, "sketchmm_bench brgemm: out of memory\n");
+        exit(BENCH_EXIT_FAILED);
+    }
+    reference(p, ref, magnitude);
+    int ok = 1;
+    for (int who = 0; who < IMPLS && ok; who++)
+        if (p->active[who])
+            ok = check(p, who, ref, magnitude);
+    free(ref);
+    free(magnitude);
+    /* brgemm.h: the two batch kinds give the same bits */
+    if (ok && p->active[SMM] && p->active[SMM_PTR] &&
+        memcmp(p->C[SMM], p->C[SMM_PTR], (size_t)(p->ldc * p->n) * sizeof(float)) != 0) {
+        fprintf(stderr,
+                "sketchmm_bench brgemm: brgemm_execute_strided and brgemm_execute_pointers give different bits on "
+                "M=%lld N=%lld K=%lld batch=%lld (brgemm.h promises the same); configuration skipped\n",
+                (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch);
+        ok = 0;
+    }
+    if (!ok)
+        return 0;
+    measure(p, cfg->reps, gflops);
+    return 1;
+}
+
+int bench_brgemm_main(int argc, char **argv)
+{
+    static brgemm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    int help = 0;
+    int bad = parse_args(argc, argv, &cfg, &help);
+    if (bad)
+        return bad;
+    if (help) {
+        bench_brgemm_help(stdout);
+        return 0;
+    }
+    FILE *csv = NULL;
+    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
+        return BENCH_EXIT_FAILED;
+    const bench_contention_mark run_start = bench_contention_now();
+    peer_libxsmm_open();
+    printf("%s\n", peer_libxsmm_status());
+    peer_blas *openblas = peer_blas_open(PEER_OPENBLAS);
+    printf("%s\n", peer_blas_status(openblas));
+    peer_blas_set_threads(openblas, 1);
+    if (csv != NULL)
+        write_csv_header(csv);
+
+    int shown[IMPLS];
+    shown_columns(&cfg, shown);
+    smm_isa initial_isa = SMM_ISA_AUTO;
+    smm_get_isa(&initial_isa);
+    printf("C := C + sum_i A_i B_i, column-major, lda = M, ldb = K, ldc = M, stride_a = M K, stride_b = K N,\n"
+           "1 thread; %d rounds, samples of >= %.1f ms, medians.\n",
+           cfg.reps, MIN_SAMPLE_SECONDS * 1e3);
+
+    result_list results = { NULL, 0, 0 };
+    int status = 0, ran_isa[BENCH_MAX_LIST] = { 0 };
+    static char plan_name[BENCH_MAX_LIST][512], isa_label[BENCH_MAX_LIST][32];
+    for (int ii = 0; ii < cfg.nisas; ii++) {
+        plan_name[ii][0] = '\0';
+        const smm_isa isa = isa_values[cfg.isas[ii]];
+        if (isa != SMM_ISA_AUTO && !smm_isa_supported(isa)) {
+            printf("\n(%s: not available on this CPU, skipped)\n", isa_choices[cfg.isas[ii]]);
+            continue;
+        }
+        if (smm_set_isa(isa) != SMM_OK) {
+            fprintf(stderr, "sketchmm_bench brgemm: cannot select ISA %s\n", isa_choices[cfg.isas[ii]]);
+            status = BENCH_EXIT_FAILED;
+            break;
+        }
+        ran_isa[ii] = 1;
+        snprintf(isa_label[ii], sizeof isa_label[ii], "%s", bench_isa_name());
+        printf("\nsketchmm ISA path: %s\n", isa_label[ii]);
+        print_header(shown);
+        /* warm the vector units and clocks up once before the first timing */
+        const double warm_start = bench_now_seconds();
+        while (bench_now_seconds() - warm_start < BENCH_WARMUP_SECONDS) {
+        }
+        for (int bi = 0; bi < cfg.nbatch; bi++)
+            for (int mi = 0; mi < cfg.nm; mi++)
+                for (int ni = 0; ni < cfg.nn; ni++)
+                    for (int ki = 0; ki < cfg.nk; ki++) {
+                        problem p;
+                        memset(&p, 0, sizeof p);
+                        allocate(&p, cfg.m[mi], cfg.n[ni], cfg.k[ki], cfg.batch[bi]);
+                        result_row row = { ii, p.m, p.n, p.k, p.batch, { 0 } };
+                        const bench_contention_mark before = bench_contention_now();
+                        if (!run_configuration(&cfg, &p, openblas, row.gflops)) {
+                            status = BENCH_EXIT_FAILED;
+                            release(&p);
+                            continue;
+                        }
+                        const double others = bench_contention_others(before, bench_contention_now());
+                        report(&p, &row, shown, cfg.reps, others, csv, peer_blas_kernel(openblas));
+                        add_row(&results, &row);
+                        /* the plan of 64x64x64 at the largest batch, else of the first configuration */
+                        if (plan_name[ii][0] == '\0' || (p.m == 64 && p.n == 64 && p.k == 64))
+                            snprintf(plan_name[ii], sizeof plan_name[ii], "M=%lld N=%lld K=%lld batch=%lld: %s",
+                                     (long long)p.m, (long long)p.n, (long long)p.k, (long long)p.batch,
+                                     brgemm_plan_name(p.plan));
+                        release(&p);
+                    }
+    }
+
+    for (int ii = 0; ii < cfg.nisas; ii++) {
+        if (!ran_isa[ii])
+            continue;
+        printf("\n==== Summary, sketchmm ISA path %s ====\n", isa_label[ii]);
+        printf("sketchmm plan (%s)\n", plan_name[ii][0] != '\0' ? plan_name[ii] : "none");
+        printf("libxsmm target arch: %s; OpenBLAS core: %s\n", peer_libxsmm_arch(), peer_blas_kernel(openblas));
+        printf("GFLOPS: arithmetic means over the grid; 'sk/xsmm' = mean(sketchmm) / mean(libxsmm)\n");
+        print_summary_block(&results, &cfg, ii, shown, "Whole grid:", 0, 0, TARGET_MEAN_RATIO);
+        print_summary_block(&results, &cfg, ii, shown, "K = 1 only:", 1, 0, TARGET_K1_RATIO);
+        print_summary_block(&results, &cfg, ii, shown, "64x64x64:", 0, 1, 0.0);
+    }
+    if (status != 0)
+        printf("\nSome configurations were skipped: a contender gave a wrong result (see stderr).\n");
+
+    smm_set_isa(initial_isa);
+    bench_print_run_end(stdout, run_start);
+    free(results.rows);
+    peer_blas_free(openblas);
+    peer_libxsmm_close();
+    if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
+        status = BENCH_EXIT_FAILED;
+    return status;
+}
