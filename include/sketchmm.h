@@ -17,5 +17,6 @@
 #include "sketchmm/approx.h"
 #include "sketchmm/unary.h"
 #include "sketchmm/mat4.h"
+#include "sketchmm/brgemm.h"
 
 #endif /* SKETCHMM_H */
