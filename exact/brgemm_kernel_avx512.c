@@ -81,8 +81,9 @@ static inline __attribute__((always_inline)) void update_part(const int mode, __
     }
     if (live & 2) {
         const __m128 a = _mm512_castps512_ps128(_mm512_permutexvar_ps(_mm512_add_epi32(iota, _mm512_set1_epi32(o)), acc));
-        const __m128 old = mode == UPDATE_SET ? _mm_setzero_ps() : _mm_castpd_ps(_mm_load_sd((const double *)(c + o)));
-        _mm_store_sd((double *)(c + o), _mm_castps_pd(update128(mode, a, old, valpha, vbeta)));
+        /* 64-bit accesses with no alignment requirement (c + o is only 4-byte aligned) */
+        const __m128 old = mode == UPDATE_SET ? _mm_setzero_ps() : _mm_castsi128_ps(_mm_loadu_si64(c + o));
+        _mm_storeu_si64(c + o, _mm_castps_si128(update128(mode, a, old, valpha, vbeta)));
         o += 2;
     }
     if (live & 1) {
