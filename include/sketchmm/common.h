@@ -88,8 +88,9 @@ int smm_isa_supported(smm_isa isa);
  * SMM_ISA_AUTO re-reads SKETCHMM_ISA (see above).
  * Returns SMM_ERR_BAD_ISA for an unknown value, SMM_ERR_ISA_UNAVAILABLE when
  * the CPU lacks the path, SMM_ERR_BAD_ENV when SKETCHMM_ISA cannot be parsed.
- * After a failed call, computing functions return that same status until a
- * later smm_set_isa() succeeds. Not to be called while another thread is
+ * An unknown value changes nothing (the previous selection stays). After the
+ * other failures (SMM_ERR_ISA_UNAVAILABLE, SMM_ERR_BAD_ENV), computing
+ * functions return that same status until a later smm_set_isa() succeeds. Not to be called while another thread is
  * inside a sketchmm function.
  */
 smm_status smm_set_isa(smm_isa isa);
