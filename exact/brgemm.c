@@ -33,7 +33,6 @@ typedef struct {
 } brgemm_band;
 
 struct brgemm_plan {
-    brgemm_desc desc; /* as given */
     int swap;         /* row-major: A and B trade places */
     int64_t m, n;     /* the column-major view */
     brgemm_args args; /* k, leading dimensions, strides of the view; alpha, beta */
@@ -116,7 +115,6 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
     brgemm_plan *p = calloc(1, sizeof *p);
     if (p == NULL)
         return SMM_ERR_NO_MEMORY;
-    p->desc = d;
     p->swap = d.layout == SMM_ROW_MAJOR;
     p->m = p->swap ? d.n : d.m;
     p->n = p->swap ? d.m : d.n;
@@ -146,8 +144,8 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
             band_init(&p->full, ks, p->band_rows, p->n);
         band_init(&p->last, ks, p->m - (p->bands - 1) * p->band_rows, p->n);
         const brgemm_band *show = p->bands > 1 ? &p->full : &p->last;
-        snprintf(p->name + len, sizeof p->name - (size_t)len, " tiles %lldx%lld%s%lldx%lld (column-major view)",
-                 (long long)show->rows, (long long)show->nb, " .. ", (long long)p->last.rows,
+        snprintf(p->name + len, sizeof p->name - (size_t)len, " tiles %lldx%lld .. %lldx%lld (column-major view)",
+                 (long long)show->rows, (long long)show->nb, (long long)p->last.rows,
                  (long long)p->last.nb_last);
     }
     *plan = p;
@@ -208,26 +206,43 @@ static void run_tiles(const brgemm_plan *p, int kind, const float *a, const floa
     }
 }
 
-smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
-                                  int64_t batch)
+/*
+ * The checks both entry points share, in the header's order, and the
+ * executions that read no operand (empty product, C := beta * C). Sets *run
+ * to 1 when the tiles are still to run (the status is then SMM_OK).
+ */
+static smm_status execution_begin(const brgemm_plan *p, const void *A, const void *B, float *C, int64_t batch,
+                                  int *run)
 {
-    if (plan == NULL)
+    *run = 0;
+    if (p == NULL)
         return SMM_ERR_NULL_POINTER;
     if (batch < 0)
         return SMM_ERR_BAD_SIZE;
-    if (plan->m == 0 || plan->n == 0)
+    if (p->m == 0 || p->n == 0)
         return SMM_OK;
     if (C == NULL)
         return SMM_ERR_NULL_POINTER;
-    if (!reads_operands(plan, batch)) {
-        scale_c(plan, C);
+    if (!reads_operands(p, batch)) {
+        scale_c(p, C);
         return SMM_OK;
     }
     if (A == NULL || B == NULL)
         return SMM_ERR_NULL_POINTER;
-    const float *a = plan->swap ? B : A, *b = plan->swap ? A : B;
+    *run = 1;
+    return SMM_OK;
+}
+
+smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
+                                  int64_t batch)
+{
+    int run;
+    const smm_status s = execution_begin(plan, A, B, C, batch, &run);
+    if (!run)
+        return s;
     if (batch > plan->max_batch_a || batch > plan->max_batch_b)
         return SMM_ERR_OVERFLOW;
+    const float *a = plan->swap ? B : A, *b = plan->swap ? A : B;
     run_tiles(plan, BRGEMM_KIND_STRIDED, a, b, NULL, NULL, C, batch);
     return SMM_OK;
 }
@@ -235,20 +250,10 @@ smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const
 smm_status brgemm_execute_pointers(const brgemm_plan *plan, const float *const *A, const float *const *B,
                                    float *C, int64_t batch)
 {
-    if (plan == NULL)
-        return SMM_ERR_NULL_POINTER;
-    if (batch < 0)
-        return SMM_ERR_BAD_SIZE;
-    if (plan->m == 0 || plan->n == 0)
-        return SMM_OK;
-    if (C == NULL)
-        return SMM_ERR_NULL_POINTER;
-    if (!reads_operands(plan, batch)) {
-        scale_c(plan, C);
-        return SMM_OK;
-    }
-    if (A == NULL || B == NULL)
-        return SMM_ERR_NULL_POINTER;
+    int run;
+    const smm_status s = execution_begin(plan, A, B, C, batch, &run);
+    if (!run)
+        return s;
     for (int64_t i = 0; i < batch; i++)
         if (A[i] == NULL || B[i] == NULL)
             return SMM_ERR_NULL_POINTER;

@@ -8,10 +8,9 @@
  * and output do not overlap. Batch inverse kernels are only called on
  * batches whose determinants all passed mat4_det_ok_*; single-matrix
  * inverse kernels (inv1) apply that criterion themselves and write nothing
- * for a singular matrix. Both compute the determinant
- * with the same operations in the same order as mat4_det_f32/_f64 below
- * (no fused multiply-add: the whole tree builds with -ffp-contract=off), so
- * the singular decision never depends on the path.
+ * for a singular matrix. Both compute the determinant with
+ * mat4_det_f32/_f64 of mat4_kernels.h, so the singular decision never
+ * depends on the path.
  */
 #include <math.h>
 #include <string.h>
@@ -20,159 +19,62 @@
 #include "exact/mat4_kernels.h"
 #include "sketchmm/mat4.h"
 
-/* ---- portable reference ---- */
-
-static void mat4_mul_f32_scalar(int64_t count, const float *restrict a, const float *restrict b,
-                                float *restrict c)
-{
-    for (int64_t t = 0; t < count; t++, a += 16, b += 16, c += 16)
-        for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 4; j++)
-                c[4 * i + j] = a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j] + a[4 * i + 2] * b[8 + j] +
-                               a[4 * i + 3] * b[12 + j];
-}
-
-static void mat4_mul_f64_scalar(int64_t count, const double *restrict a, const double *restrict b,
-                                double *restrict c)
-{
-    for (int64_t t = 0; t < count; t++, a += 16, b += 16, c += 16)
-        for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 4; j++)
-                c[4 * i + j] = a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j] + a[4 * i + 2] * b[8 + j] +
-                               a[4 * i + 3] * b[12 + j];
-}
+/* ---- portable reference, one body stamped out for float and double ---- */
 
 /*
- * The 2x2 minors of rows 0-1 (s) and rows 2-3 (c), element (i, j) = m[4i+j]:
- * s[0] cols 0,1  s[1] cols 0,2  s[2] cols 0,3  s[3] cols 1,2  s[4] cols 1,3  s[5] cols 2,3,
- * c[k] likewise with the column pair of s[5 - k]; det = s0 c5 - s1 c4 + s2 c3 + s3 c2 - s4 c1 + s5 c0,
- * summed as ((s0 c5 - s1 c4) + (s2 c3 + s3 c2)) + (s5 c0 - s4 c1).
+ * mat4_mul_<t>_scalar, mat4_inv_<t>_scalar, mat4_inv1_<t>_scalar (contracts
+ * above), and mat4_adj_<t>: the adjugate of m (minors s, c from
+ * mat4_det_<t>) times r = 1/det into inv.
  */
-static inline double mat4_det_f64(const double *m, double s[6], double c[6])
-{
-    s[0] = m[0] * m[5] - m[4] * m[1];
-    s[1] = m[0] * m[6] - m[4] * m[2];
-    s[2] = m[0] * m[7] - m[4] * m[3];
-    s[3] = m[1] * m[6] - m[5] * m[2];
-    s[4] = m[1] * m[7] - m[5] * m[3];
-    s[5] = m[2] * m[7] - m[6] * m[3];
-    c[5] = m[10] * m[15] - m[14] * m[11];
-    c[4] = m[9] * m[15] - m[13] * m[11];
-    c[3] = m[9] * m[14] - m[13] * m[10];
-    c[2] = m[8] * m[15] - m[12] * m[11];
-    c[1] = m[8] * m[14] - m[12] * m[10];
-    c[0] = m[8] * m[13] - m[12] * m[9];
-    return ((s[0] * c[5] - s[1] * c[4]) + (s[2] * c[3] + s[3] * c[2])) + (s[5] * c[0] - s[4] * c[1]);
-}
-
-static inline float mat4_det_f32(const float *m, float s[6], float c[6])
-{
-    s[0] = m[0] * m[5] - m[4] * m[1];
-    s[1] = m[0] * m[6] - m[4] * m[2];
-    s[2] = m[0] * m[7] - m[4] * m[3];
-    s[3] = m[1] * m[6] - m[5] * m[2];
-    s[4] = m[1] * m[7] - m[5] * m[3];
-    s[5] = m[2] * m[7] - m[6] * m[3];
-    c[5] = m[10] * m[15] - m[14] * m[11];
-    c[4] = m[9] * m[15] - m[13] * m[11];
-    c[3] = m[9] * m[14] - m[13] * m[10];
-    c[2] = m[8] * m[15] - m[12] * m[11];
-    c[1] = m[8] * m[14] - m[12] * m[10];
-    c[0] = m[8] * m[13] - m[12] * m[9];
-    return ((s[0] * c[5] - s[1] * c[4]) + (s[2] * c[3] + s[3] * c[2])) + (s[5] * c[0] - s[4] * c[1]);
-}
-
-/* The singular criterion of mat4.h: det and 1/det both finite and nonzero. */
-static inline int mat4_det_ok_f64(double det)
-{
-    return det != 0.0 && isfinite(det) && isfinite(1.0 / det);
-}
-
-static inline int mat4_det_ok_f32(float det)
-{
-    return det != 0.0f && isfinite(det) && isfinite(1.0f / det);
-}
-
-/* The adjugate of m (minors s, c from mat4_det_*) times r = 1/det into inv. */
-static inline void mat4_adj_f64(const double *restrict m, const double s[6], const double c[6], double r,
-                                double *restrict inv)
-{
-    inv[0] = (m[5] * c[5] - m[6] * c[4] + m[7] * c[3]) * r;
-    inv[1] = (-m[1] * c[5] + m[2] * c[4] - m[3] * c[3]) * r;
-    inv[2] = (m[13] * s[5] - m[14] * s[4] + m[15] * s[3]) * r;
-    inv[3] = (-m[9] * s[5] + m[10] * s[4] - m[11] * s[3]) * r;
-    inv[4] = (-m[4] * c[5] + m[6] * c[2] - m[7] * c[1]) * r;
-    inv[5] = (m[0] * c[5] - m[2] * c[2] + m[3] * c[1]) * r;
-    inv[6] = (-m[12] * s[5] + m[14] * s[2] - m[15] * s[1]) * r;
-    inv[7] = (m[8] * s[5] - m[10] * s[2] + m[11] * s[1]) * r;
-    inv[8] = (m[4] * c[4] - m[5] * c[2] + m[7] * c[0]) * r;
-    inv[9] = (-m[0] * c[4] + m[1] * c[2] - m[3] * c[0]) * r;
-    inv[10] = (m[12] * s[4] - m[13] * s[2] + m[15] * s[0]) * r;
-    inv[11] = (-m[8] * s[4] + m[9] * s[2] - m[11] * s[0]) * r;
-    inv[12] = (-m[4] * c[3] + m[5] * c[1] - m[6] * c[0]) * r;
-    inv[13] = (m[0] * c[3] - m[1] * c[1] + m[2] * c[0]) * r;
-    inv[14] = (-m[12] * s[3] + m[13] * s[1] - m[14] * s[0]) * r;
-    inv[15] = (m[8] * s[3] - m[9] * s[1] + m[10] * s[0]) * r;
-}
-
-static inline void mat4_adj_f32(const float *restrict m, const float s[6], const float c[6], float r,
-                                float *restrict inv)
-{
-    inv[0] = (m[5] * c[5] - m[6] * c[4] + m[7] * c[3]) * r;
-    inv[1] = (-m[1] * c[5] + m[2] * c[4] - m[3] * c[3]) * r;
-    inv[2] = (m[13] * s[5] - m[14] * s[4] + m[15] * s[3]) * r;
-    inv[3] = (-m[9] * s[5] + m[10] * s[4] - m[11] * s[3]) * r;
-    inv[4] = (-m[4] * c[5] + m[6] * c[2] - m[7] * c[1]) * r;
-    inv[5] = (m[0] * c[5] - m[2] * c[2] + m[3] * c[1]) * r;
-    inv[6] = (-m[12] * s[5] + m[14] * s[2] - m[15] * s[1]) * r;
-    inv[7] = (m[8] * s[5] - m[10] * s[2] + m[11] * s[1]) * r;
-    inv[8] = (m[4] * c[4] - m[5] * c[2] + m[7] * c[0]) * r;
-    inv[9] = (-m[0] * c[4] + m[1] * c[2] - m[3] * c[0]) * r;
-    inv[10] = (m[12] * s[4] - m[13] * s[2] + m[15] * s[0]) * r;
-    inv[11] = (-m[8] * s[4] + m[9] * s[2] - m[11] * s[0]) * r;
-    inv[12] = (-m[4] * c[3] + m[5] * c[1] - m[6] * c[0]) * r;
-    inv[13] = (m[0] * c[3] - m[1] * c[1] + m[2] * c[0]) * r;
-    inv[14] = (-m[12] * s[3] + m[13] * s[1] - m[14] * s[0]) * r;
-    inv[15] = (m[8] * s[3] - m[9] * s[1] + m[10] * s[0]) * r;
-}
-
-static void mat4_inv_f64_scalar(int64_t count, const double *restrict a, double *restrict inv)
-{
-    for (int64_t t = 0; t < count; t++, a += 16, inv += 16) {
-        double s[6], c[6];
-        const double det = mat4_det_f64(a, s, c);
-        mat4_adj_f64(a, s, c, 1.0 / det, inv);
+#define MAT4_DEFINE_SCALAR(T, S)                                                                   \
+    static void mat4_mul_##S##_scalar(int64_t count, const T *restrict a, const T *restrict b,     \
+                                      T *restrict c)                                               \
+    {                                                                                              \
+        for (int64_t t = 0; t < count; t++, a += 16, b += 16, c += 16)                             \
+            for (int i = 0; i < 4; i++)                                                            \
+                for (int j = 0; j < 4; j++)                                                        \
+                    c[4 * i + j] = a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j] + a[4 * i + 2] * b[8 + j] + \
+                                   a[4 * i + 3] * b[12 + j];                                       \
+    }                                                                                              \
+    static inline void mat4_adj_##S(const T *restrict m, const T s[6], const T c[6], T r,          \
+                                    T *restrict inv)                                               \
+    {                                                                                              \
+        inv[0] = (m[5] * c[5] - m[6] * c[4] + m[7] * c[3]) * r;                                    \
+        inv[1] = (-m[1] * c[5] + m[2] * c[4] - m[3] * c[3]) * r;                                   \
+        inv[2] = (m[13] * s[5] - m[14] * s[4] + m[15] * s[3]) * r;                                 \
+        inv[3] = (-m[9] * s[5] + m[10] * s[4] - m[11] * s[3]) * r;                                 \
+        inv[4] = (-m[4] * c[5] + m[6] * c[2] - m[7] * c[1]) * r;                                   \
+        inv[5] = (m[0] * c[5] - m[2] * c[2] + m[3] * c[1]) * r;                                    \
+        inv[6] = (-m[12] * s[5] + m[14] * s[2] - m[15] * s[1]) * r;                                \
+        inv[7] = (m[8] * s[5] - m[10] * s[2] + m[11] * s[1]) * r;                                  \
+        inv[8] = (m[4] * c[4] - m[5] * c[2] + m[7] * c[0]) * r;                                    \
+        inv[9] = (-m[0] * c[4] + m[1] * c[2] - m[3] * c[0]) * r;                                   \
+        inv[10] = (m[12] * s[4] - m[13] * s[2] + m[15] * s[0]) * r;                                \
+        inv[11] = (-m[8] * s[4] + m[9] * s[2] - m[11] * s[0]) * r;                                 \
+        inv[12] = (-m[4] * c[3] + m[5] * c[1] - m[6] * c[0]) * r;                                  \
+        inv[13] = (m[0] * c[3] - m[1] * c[1] + m[2] * c[0]) * r;                                   \
+        inv[14] = (-m[12] * s[3] + m[13] * s[1] - m[14] * s[0]) * r;                               \
+        inv[15] = (m[8] * s[3] - m[9] * s[1] + m[10] * s[0]) * r;                                  \
+    }                                                                                              \
+    static void mat4_inv_##S##_scalar(int64_t count, const T *restrict a, T *restrict inv)         \
+    {                                                                                              \
+        for (int64_t t = 0; t < count; t++, a += 16, inv += 16) {                                  \
+            T s[6], c[6];                                                                          \
+            const T det = mat4_det_##S(a, s, c);                                                   \
+            mat4_adj_##S(a, s, c, (T)1 / det, inv);                                                \
+        }                                                                                          \
+    }                                                                                              \
+    static int mat4_inv1_##S##_scalar(const T *restrict a, T *restrict inv)                        \
+    {                                                                                              \
+        T s[6], c[6];                                                                              \
+        const T det = mat4_det_##S(a, s, c);                                                       \
+        if (!mat4_det_ok_##S(det))                                                                 \
+            return 0;                                                                              \
+        mat4_adj_##S(a, s, c, (T)1 / det, inv);                                                    \
+        return 1;                                                                                  \
     }
-}
-
-static void mat4_inv_f32_scalar(int64_t count, const float *restrict a, float *restrict inv)
-{
-    for (int64_t t = 0; t < count; t++, a += 16, inv += 16) {
-        float s[6], c[6];
-        const float det = mat4_det_f32(a, s, c);
-        mat4_adj_f32(a, s, c, 1.0f / det, inv);
-    }
-}
-
-static int mat4_inv1_f64_scalar(const double *restrict a, double *restrict inv)
-{
-    double s[6], c[6];
-    const double det = mat4_det_f64(a, s, c);
-    if (!mat4_det_ok_f64(det))
-        return 0;
-    mat4_adj_f64(a, s, c, 1.0 / det, inv);
-    return 1;
-}
-
-static int mat4_inv1_f32_scalar(const float *restrict a, float *restrict inv)
-{
-    float s[6], c[6];
-    const float det = mat4_det_f32(a, s, c);
-    if (!mat4_det_ok_f32(det))
-        return 0;
-    mat4_adj_f32(a, s, c, 1.0f / det, inv);
-    return 1;
-}
+MAT4_DEFINE_SCALAR(float, f32)
+MAT4_DEFINE_SCALAR(double, f64)
 
 /* ---- dispatch ---- */
 

@@ -85,20 +85,8 @@ static inline __m256d adj_row_f64(__m256d x1, __m256d y1, __m256d x2, __m256d y2
 static inline int inv_f64_one(const double *m, double *inv, int check)
 {
     double s[6], c[6];
-    s[0] = m[0] * m[5] - m[4] * m[1];
-    s[1] = m[0] * m[6] - m[4] * m[2];
-    s[2] = m[0] * m[7] - m[4] * m[3];
-    s[3] = m[1] * m[6] - m[5] * m[2];
-    s[4] = m[1] * m[7] - m[5] * m[3];
-    s[5] = m[2] * m[7] - m[6] * m[3];
-    c[5] = m[10] * m[15] - m[14] * m[11];
-    c[4] = m[9] * m[15] - m[13] * m[11];
-    c[3] = m[9] * m[14] - m[13] * m[10];
-    c[2] = m[8] * m[15] - m[12] * m[11];
-    c[1] = m[8] * m[14] - m[12] * m[10];
-    c[0] = m[8] * m[13] - m[12] * m[9];
-    const double det = ((s[0] * c[5] - s[1] * c[4]) + (s[2] * c[3] + s[3] * c[2])) + (s[5] * c[0] - s[4] * c[1]);
-    if (check && !(det != 0 && isfinite(det) && isfinite(1.0 / det)))
+    const double det = mat4_det_f64(m, s, c);
+    if (check && !mat4_det_ok_f64(det))
         return 0;
     const __m256d r = _mm256_set1_pd(1.0 / det);
     /* columns of A, reordered (rows 1, 0, 3, 2) */
@@ -147,20 +135,8 @@ static inline __m128 adj_row_f32(__m128 x1, __m128 y1, __m128 x2, __m128 y2, __m
 static inline int inv_f32_one(const float *m, float *inv, int check)
 {
     float s[6], c[6];
-    s[0] = m[0] * m[5] - m[4] * m[1];
-    s[1] = m[0] * m[6] - m[4] * m[2];
-    s[2] = m[0] * m[7] - m[4] * m[3];
-    s[3] = m[1] * m[6] - m[5] * m[2];
-    s[4] = m[1] * m[7] - m[5] * m[3];
-    s[5] = m[2] * m[7] - m[6] * m[3];
-    c[5] = m[10] * m[15] - m[14] * m[11];
-    c[4] = m[9] * m[15] - m[13] * m[11];
-    c[3] = m[9] * m[14] - m[13] * m[10];
-    c[2] = m[8] * m[15] - m[12] * m[11];
-    c[1] = m[8] * m[14] - m[12] * m[10];
-    c[0] = m[8] * m[13] - m[12] * m[9];
-    const float det = ((s[0] * c[5] - s[1] * c[4]) + (s[2] * c[3] + s[3] * c[2])) + (s[5] * c[0] - s[4] * c[1]);
-    if (check && !(det != 0 && isfinite(det) && isfinite(1.0f / det)))
+    const float det = mat4_det_f32(m, s, c);
+    if (check && !mat4_det_ok_f32(det))
         return 0;
     const __m128 r = _mm_set1_ps(1.0f / det);
     const __m128 r0 = _mm_loadu_ps(m), r1 = _mm_loadu_ps(m + 4);

@@ -6,6 +6,7 @@
 #ifndef EXACT_MAT4_KERNELS_H
 #define EXACT_MAT4_KERNELS_H
 
+#include <math.h>
 #include <stdint.h>
 
 typedef void (*mat4_mul_f32_fn)(int64_t count, const float *a, const float *b, float *c);
@@ -15,6 +16,43 @@ typedef void (*mat4_inv_f64_fn)(int64_t count, const double *a, double *inv);
 /* One matrix: 1 and inv written when det passes the criterion of mat4.h, else 0 and inv untouched. */
 typedef int (*mat4_inv1_f32_fn)(const float *a, float *inv);
 typedef int (*mat4_inv1_f64_fn)(const double *a, double *inv);
+
+/*
+ * The determinant every path computes, here once so that all of them use the
+ * same operations in the same order (the tree builds with -ffp-contract=off)
+ * and the singular decision never depends on the path.
+ *
+ * mat4_det_<t>(m, s, c): the 2x2 minors of rows 0-1 (s) and rows 2-3 (c),
+ * element (i, j) = m[4i+j]: s[0] cols 0,1  s[1] cols 0,2  s[2] cols 0,3
+ * s[3] cols 1,2  s[4] cols 1,3  s[5] cols 2,3, c[k] likewise with the column
+ * pair of s[5 - k]; returns det = s0 c5 - s1 c4 + s2 c3 + s3 c2 - s4 c1 + s5 c0,
+ * summed as ((s0 c5 - s1 c4) + (s2 c3 + s3 c2)) + (s5 c0 - s4 c1).
+ * mat4_det_ok_<t>(det): the singular criterion of mat4.h, det and 1/det both
+ * finite and nonzero.
+ */
+#define MAT4_DEFINE_DET(T, S)                                                                      \
+    static inline T mat4_det_##S(const T *m, T s[6], T c[6])                                       \
+    {                                                                                              \
+        s[0] = m[0] * m[5] - m[4] * m[1];                                                          \
+        s[1] = m[0] * m[6] - m[4] * m[2];                                                          \
+        s[2] = m[0] * m[7] - m[4] * m[3];                                                          \
+        s[3] = m[1] * m[6] - m[5] * m[2];                                                          \
+        s[4] = m[1] * m[7] - m[5] * m[3];                                                          \
+        s[5] = m[2] * m[7] - m[6] * m[3];                                                          \
+        c[5] = m[10] * m[15] - m[14] * m[11];                                                      \
+        c[4] = m[9] * m[15] - m[13] * m[11];                                                       \
+        c[3] = m[9] * m[14] - m[13] * m[10];                                                       \
+        c[2] = m[8] * m[15] - m[12] * m[11];                                                       \
+        c[1] = m[8] * m[14] - m[12] * m[10];                                                       \
+        c[0] = m[8] * m[13] - m[12] * m[9];                                                        \
+        return ((s[0] * c[5] - s[1] * c[4]) + (s[2] * c[3] + s[3] * c[2])) + (s[5] * c[0] - s[4] * c[1]); \
+    }                                                                                              \
+    static inline int mat4_det_ok_##S(T det)                                                       \
+    {                                                                                              \
+        return det != 0 && isfinite(det) && isfinite((T)1 / det);                                  \
+    }
+MAT4_DEFINE_DET(float, f32)
+MAT4_DEFINE_DET(double, f64)
 
 #if defined(__x86_64__)
 void mat4_mul_f32_avx2(int64_t count, const float *a, const float *b, float *c);

@@ -125,23 +125,36 @@ static hid_t row_type(int file_layout)
     return t;
 }
 
-smm_status results_create(const char *path, results_file **out, char *msg, size_t msg_size)
+/*
+ * What results_create and results_open (named by who) do first: check the
+ * arguments, quiet HDF5 (errors are reported through statuses and msg) and
+ * allocate *f with no HDF5 handle open.
+ */
+static smm_status results_begin(const char *who, const char *path, results_file **out, results_file **f,
+                                char *msg, size_t msg_size)
 {
     if (out != NULL)
         *out = NULL;
     if (path == NULL || out == NULL) {
-        set_msg(msg, msg_size, "results_create: NULL argument");
+        set_msg(msg, msg_size, "%s: NULL argument", who);
         return SMM_ERR_NULL_POINTER;
     }
-    /* Errors are reported through statuses and msg; HDF5 stays quiet. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-
-    results_file *f = calloc(1, sizeof *f);
-    if (f == NULL) {
+    *f = calloc(1, sizeof **f);
+    if (*f == NULL) {
         set_msg(msg, msg_size, "out of memory");
         return SMM_ERR_NO_MEMORY;
     }
-    f->file = f->dset = f->memtype = -1;
+    (*f)->file = (*f)->dset = (*f)->memtype = -1;
+    return SMM_OK;
+}
+
+smm_status results_create(const char *path, results_file **out, char *msg, size_t msg_size)
+{
+    results_file *f;
+    const smm_status begun = results_begin("results_create", path, out, &f, msg, msg_size);
+    if (begun != SMM_OK)
+        return begun;
 
     hid_t filetype = -1, space = -1, dcpl = -1;
     f->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -187,19 +200,10 @@ fail:
 
 smm_status results_open(const char *path, int writable, results_file **out, char *msg, size_t msg_size)
 {
-    if (out != NULL)
-        *out = NULL;
-    if (path == NULL || out == NULL) {
-        set_msg(msg, msg_size, "results_open: NULL argument");
-        return SMM_ERR_NULL_POINTER;
-    }
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    results_file *f = calloc(1, sizeof *f);
-    if (f == NULL) {
-        set_msg(msg, msg_size, "out of memory");
-        return SMM_ERR_NO_MEMORY;
-    }
-    f->file = f->dset = f->memtype = -1;
+    results_file *f;
+    const smm_status begun = results_begin("results_open", path, out, &f, msg, msg_size);
+    if (begun != SMM_OK)
+        return begun;
     smm_status s = SMM_ERR_IO;
     f->file = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f->file < 0) {

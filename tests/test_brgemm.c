@@ -403,25 +403,23 @@ static void run_case(const bcase *cs, int mode, uint64_t seed, const smm_isa *is
 
     const brgemm_desc d = desc_of(cs);
     char what[320];
+    describe(what, sizeof what, cs);
     for (int ii = 0; ii < nisa; ii++) {
         const char *isa = smm_isa_name(isas[ii]);
         ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
         brgemm_plan *plan = NULL;
         smm_status st = brgemm_plan_create(&d, &plan);
         if (st != SMM_OK) {
-            describe(what, sizeof what, cs);
             ck_abort_msg("%s: %s: brgemm_plan_create: %s", isa, what, smm_status_str(st));
         }
         float *Cs = arena_tail(&ar_c_str, spc), *Cp = arena_tail(&ar_c_ptr, spc);
         memcpy(Cs, c0, (size_t)spc * sizeof(float));
         memcpy(Cp, c0, (size_t)spc * sizeof(float));
-        describe(what, sizeof what, cs);
         char running[400];
         snprintf(running, sizeof running, "%s strided: %s", isa, what);
         set_current_case(running);
         st = brgemm_execute_strided(plan, A, B, Cs, batch);
         if (st != SMM_OK) {
-            describe(what, sizeof what, cs);
             ck_abort_msg("%s strided: %s: %s", isa, what, smm_status_str(st));
         }
         check_c(cs, Cs, want, mode == MODE_EXACT ? NULL : tol, isa, "strided");
@@ -429,12 +427,10 @@ static void run_case(const bcase *cs, int mode, uint64_t seed, const smm_isa *is
         set_current_case(running);
         st = brgemm_execute_pointers(plan, ap, bp, Cp, batch);
         if (st != SMM_OK) {
-            describe(what, sizeof what, cs);
             ck_abort_msg("%s pointers: %s: %s", isa, what, smm_status_str(st));
         }
         check_c(cs, Cp, want, mode == MODE_EXACT ? NULL : tol, isa, "pointers");
         if (memcmp(Cs, Cp, (size_t)spc * sizeof(float)) != 0) {
-            describe(what, sizeof what, cs);
             ck_abort_msg("%s: %s: strided and pointer kinds give different bits", isa, what);
         }
         brgemm_plan_free(plan);

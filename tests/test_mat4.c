@@ -34,7 +34,7 @@ static void fill_f64(double *x, int64_t n, uint64_t seed)
 }
 
 /* max over elements of |c - ref| / (sum_k |a_ik||b_kj|), reference in long double */
-static double mul_error_f32(const float *a, const float *b, const float *c)
+static double mul_error_f64(const double *a, const double *b, const double *c)
 {
     double worst = 0.0;
     for (int i = 0; i < 4; i++)
@@ -50,20 +50,16 @@ static double mul_error_f32(const float *a, const float *b, const float *c)
     return worst;
 }
 
-static double mul_error_f64(const double *a, const double *b, const double *c)
+/* The same for float matrices (widened exactly to double first). */
+static double mul_error_f32(const float *a, const float *b, const float *c)
 {
-    double worst = 0.0;
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            long double ref = 0.0L, mag = 0.0L;
-            for (int k = 0; k < 4; k++) {
-                ref += (long double)a[4 * i + k] * b[4 * k + j];
-                mag += fabsl((long double)a[4 * i + k] * b[4 * k + j]);
-            }
-            const double e = (double)(fabsl((long double)c[4 * i + j] - ref) / (mag > 0 ? mag : 1.0L));
-            worst = e > worst ? e : worst;
-        }
-    return worst;
+    double a64[16], b64[16], c64[16];
+    for (int t = 0; t < 16; t++) {
+        a64[t] = a[t];
+        b64[t] = b[t];
+        c64[t] = c[t];
+    }
+    return mul_error_f64(a64, b64, c64);
 }
 
 /* 1-norm (max column sum) */
