@@ -86,25 +86,31 @@ typedef struct {
     mat4_inv_f64_fn inv_f64;
     mat4_inv1_f32_fn inv1_f32;
     mat4_inv1_f64_fn inv1_f64;
+    mat4_regular_f32_fn regular_f32;
+    mat4_regular_f64_fn regular_f64;
 } mat4_kernels;
 
 static const mat4_kernels kernels_scalar = { "mat4_scalar", mat4_mul_f32_scalar, mat4_mul_f64_scalar,
                                              mat4_inv_f32_scalar, mat4_inv_f64_scalar,
-                                             mat4_inv1_f32_scalar, mat4_inv1_f64_scalar };
+                                             mat4_inv1_f32_scalar, mat4_inv1_f64_scalar,
+                                             mat4_regular_f32_portable, mat4_regular_f64_portable };
 #if defined(__x86_64__)
 static const mat4_kernels kernels_avx2 = { "mat4_avx2", mat4_mul_f32_avx2, mat4_mul_f64_avx2,
                                            mat4_inv_f32_avx2, mat4_inv_f64_avx2,
-                                           mat4_inv1_f32_avx2, mat4_inv1_f64_avx2 };
-/* AVX-512 has no f64 inverse of its own: the AVX2 one (see mat4_avx512.c) */
+                                           mat4_inv1_f32_avx2, mat4_inv1_f64_avx2,
+                                           mat4_regular_f32_portable, mat4_regular_f64_portable };
+/* single matrices: the AVX2 inverse (see mat4_avx512.c) */
 static const mat4_kernels kernels_avx512 = { "mat4_avx512", mat4_mul_f32_avx512, mat4_mul_f64_avx512,
-                                             mat4_inv_f32_avx512, mat4_inv_f64_avx2,
-                                             mat4_inv1_f32_avx2, mat4_inv1_f64_avx2 };
+                                             mat4_inv_f32_avx512, mat4_inv_f64_avx512,
+                                             mat4_inv1_f32_avx2, mat4_inv1_f64_avx2,
+                                             mat4_regular_f32_avx512, mat4_regular_f64_avx512 };
 #endif
 #if defined(__aarch64__)
 /* NEON has no inverse of its own: the portable one */
 static const mat4_kernels kernels_neon = { "mat4_neon", mat4_mul_f32_neon, mat4_mul_f64_neon,
                                            mat4_inv_f32_scalar, mat4_inv_f64_scalar,
-                                           mat4_inv1_f32_scalar, mat4_inv1_f64_scalar };
+                                           mat4_inv1_f32_scalar, mat4_inv1_f64_scalar,
+                                           mat4_regular_f32_portable, mat4_regular_f64_portable };
 #endif
 
 static const mat4_kernels *kernels_for(smm_isa isa)
@@ -302,24 +308,12 @@ static void run_inv_f64(const batch_op *op, int64_t lo, int64_t hi)
 /* 1 when every determinant of a[lo .. hi) passes the criterion. */
 static int all_regular_f32(const batch_op *op, int64_t lo, int64_t hi)
 {
-    const float *a = op->a;
-    int ok = 1;
-    for (int64_t t = lo; t < hi; t++) {
-        float s[6], c[6];
-        ok &= mat4_det_ok_f32(mat4_det_f32(a + 16 * t, s, c));
-    }
-    return ok;
+    return op->k->regular_f32(hi - lo, (const float *)op->a + 16 * lo);
 }
 
 static int all_regular_f64(const batch_op *op, int64_t lo, int64_t hi)
 {
-    const double *a = op->a;
-    int ok = 1;
-    for (int64_t t = lo; t < hi; t++) {
-        double s[6], c[6];
-        ok &= mat4_det_ok_f64(mat4_det_f64(a + 16 * t, s, c));
-    }
-    return ok;
+    return op->k->regular_f64(hi - lo, (const double *)op->a + 16 * lo);
 }
 
 /* Check a batch call's arguments, then run op (its kernels filled in) over the batch. */

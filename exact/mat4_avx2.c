@@ -2,7 +2,11 @@
  * mat4_avx2.c - 4x4 kernels of sketchmm/mat4.h with AVX2 + FMA (contract in
  * mat4.c).
  *
- * Multiply: row i of C is sum_k a[i][k] * (row k of B).
+ * Multiply: row i of C is sum_k a[i][k] * (row k of B), one chain
+ * acc = a0 b0, then acc += a1 b1, a2 b2, a3 b3 (fused); every SIMD path
+ * (AVX-512, NEON) does the same, so they give the same bits. One chain
+ * instead of two (acc = a0 b0 + a2 b2, acc2 = a1 b1 + a3 b3, C = acc +
+ * acc2) saves the final add; independent matrices hide the longer latency.
  *   f32: one ymm holds two rows of C (rows i, i + 1 in the low / high
  *        128-bit halves); the a[i][k] / a[i+1][k] pairs come from one
  *        in-lane shuffle of A's rows i, i + 1; B's rows are broadcast to both
@@ -33,10 +37,10 @@ static inline void mul_f32_one(const float *a, const float *b, float *c)
     for (int i = 0; i < 4; i += 2) {
         const __m256 ar = _mm256_loadu_ps(a + 4 * i); /* rows i, i + 1 */
         __m256 acc = _mm256_mul_ps(_mm256_shuffle_ps(ar, ar, 0x00), b0);
-        __m256 acc2 = _mm256_mul_ps(_mm256_shuffle_ps(ar, ar, 0x55), b1);
+        acc = _mm256_fmadd_ps(_mm256_shuffle_ps(ar, ar, 0x55), b1, acc);
         acc = _mm256_fmadd_ps(_mm256_shuffle_ps(ar, ar, 0xAA), b2, acc);
-        acc2 = _mm256_fmadd_ps(_mm256_shuffle_ps(ar, ar, 0xFF), b3, acc2);
-        _mm256_storeu_ps(c + 4 * i, _mm256_add_ps(acc, acc2));
+        acc = _mm256_fmadd_ps(_mm256_shuffle_ps(ar, ar, 0xFF), b3, acc);
+        _mm256_storeu_ps(c + 4 * i, acc);
     }
 }
 
@@ -53,10 +57,10 @@ static inline void mul_f64_one(const double *a, const double *b, double *c)
     for (int i = 0; i < 4; i++) {
         const double *ai = a + 4 * i;
         __m256d acc = _mm256_mul_pd(_mm256_broadcast_sd(ai + 0), b0);
-        __m256d acc2 = _mm256_mul_pd(_mm256_broadcast_sd(ai + 1), b1);
+        acc = _mm256_fmadd_pd(_mm256_broadcast_sd(ai + 1), b1, acc);
         acc = _mm256_fmadd_pd(_mm256_broadcast_sd(ai + 2), b2, acc);
-        acc2 = _mm256_fmadd_pd(_mm256_broadcast_sd(ai + 3), b3, acc2);
-        _mm256_storeu_pd(c + 4 * i, _mm256_add_pd(acc, acc2));
+        acc = _mm256_fmadd_pd(_mm256_broadcast_sd(ai + 3), b3, acc);
+        _mm256_storeu_pd(c + 4 * i, acc);
     }
 }
 

@@ -16,6 +16,9 @@ typedef void (*mat4_inv_f64_fn)(int64_t count, const double *a, double *inv);
 /* One matrix: 1 and inv written when det passes the criterion of mat4.h, else 0 and inv untouched. */
 typedef int (*mat4_inv1_f32_fn)(const float *a, float *inv);
 typedef int (*mat4_inv1_f64_fn)(const double *a, double *inv);
+/* 1 when every determinant of the count matrices at a passes the criterion of mat4.h. */
+typedef int (*mat4_regular_f32_fn)(int64_t count, const float *a);
+typedef int (*mat4_regular_f64_fn)(int64_t count, const double *a);
 
 /*
  * The determinant every path computes, here once so that all of them use the
@@ -29,6 +32,8 @@ typedef int (*mat4_inv1_f64_fn)(const double *a, double *inv);
  * summed as ((s0 c5 - s1 c4) + (s2 c3 + s3 c2)) + (s5 c0 - s4 c1).
  * mat4_det_ok_<t>(det): the singular criterion of mat4.h, det and 1/det both
  * finite and nonzero.
+ * mat4_regular_<t>_portable(count, a): 1 when every determinant of the count
+ * matrices at a passes it (the check every batched inverse runs first).
  */
 #define MAT4_DEFINE_DET(T, S)                                                                      \
     static inline T mat4_det_##S(const T *m, T s[6], T c[6])                                       \
@@ -50,6 +55,15 @@ typedef int (*mat4_inv1_f64_fn)(const double *a, double *inv);
     static inline int mat4_det_ok_##S(T det)                                                       \
     {                                                                                              \
         return det != 0 && isfinite(det) && isfinite((T)1 / det);                                  \
+    }                                                                                              \
+    static inline int mat4_regular_##S##_portable(int64_t count, const T *a)                       \
+    {                                                                                              \
+        int ok = 1;                                                                                \
+        for (int64_t t = 0; t < count; t++) {                                                      \
+            T s[6], c[6];                                                                          \
+            ok &= mat4_det_ok_##S(mat4_det_##S(a + 16 * t, s, c));                                 \
+        }                                                                                          \
+        return ok;                                                                                 \
     }
 MAT4_DEFINE_DET(float, f32)
 MAT4_DEFINE_DET(double, f64)
@@ -64,6 +78,9 @@ int mat4_inv1_f64_avx2(const double *a, double *inv);
 void mat4_mul_f32_avx512(int64_t count, const float *a, const float *b, float *c);
 void mat4_mul_f64_avx512(int64_t count, const double *a, const double *b, double *c);
 void mat4_inv_f32_avx512(int64_t count, const float *a, float *inv);
+void mat4_inv_f64_avx512(int64_t count, const double *a, double *inv);
+int mat4_regular_f32_avx512(int64_t count, const float *a);
+int mat4_regular_f64_avx512(int64_t count, const double *a);
 #endif
 #if defined(__aarch64__)
 void mat4_mul_f32_neon(int64_t count, const float *a, const float *b, float *c);

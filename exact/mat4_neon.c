@@ -2,7 +2,7 @@
  * mat4_neon.c - 4x4 multiply kernels of sketchmm/mat4.h with AArch64
  * Advanced SIMD (contract in mat4.c). Row i of C is
  * sum_k a[i][k] * (row k of B), with the operations of mat4_avx2.c:
- * acc = a0 b0, acc2 = a1 b1, acc += a2 b2, acc2 += a3 b3 (fused), C = acc + acc2.
+ * acc = a0 b0, then acc += a1 b1, a2 b2, a3 b3 (fused), C = acc.
  *   f32: one q register per row of C, a[i][k] taken as a lane of A's row
  *        (vfmaq_laneq_f32: no broadcast instruction needed).
  *   f64: two q registers per row (columns 0-1 and 2-3).
@@ -21,10 +21,10 @@ static inline void mul_f32_one(const float *a, const float *b, float *c)
     for (int i = 0; i < 4; i++) {
         const float32x4_t ar = vld1q_f32(a + 4 * i);
         float32x4_t acc = vmulq_laneq_f32(b0, ar, 0);
-        float32x4_t acc2 = vmulq_laneq_f32(b1, ar, 1);
+        acc = vfmaq_laneq_f32(acc, b1, ar, 1);
         acc = vfmaq_laneq_f32(acc, b2, ar, 2);
-        acc2 = vfmaq_laneq_f32(acc2, b3, ar, 3);
-        vst1q_f32(c + 4 * i, vaddq_f32(acc, acc2));
+        acc = vfmaq_laneq_f32(acc, b3, ar, 3);
+        vst1q_f32(c + 4 * i, acc);
     }
 }
 
@@ -44,13 +44,14 @@ static inline void mul_f64_one(const double *a, const double *b, double *c)
     for (int i = 0; i < 4; i++) {
         const float64x2_t a01 = vld1q_f64(a + 4 * i), a23 = vld1q_f64(a + 4 * i + 2);
         float64x2_t lo = vmulq_laneq_f64(bl[0], a01, 0), hi = vmulq_laneq_f64(bh[0], a01, 0);
-        float64x2_t lo2 = vmulq_laneq_f64(bl[1], a01, 1), hi2 = vmulq_laneq_f64(bh[1], a01, 1);
+        lo = vfmaq_laneq_f64(lo, bl[1], a01, 1);
+        hi = vfmaq_laneq_f64(hi, bh[1], a01, 1);
         lo = vfmaq_laneq_f64(lo, bl[2], a23, 0);
         hi = vfmaq_laneq_f64(hi, bh[2], a23, 0);
-        lo2 = vfmaq_laneq_f64(lo2, bl[3], a23, 1);
-        hi2 = vfmaq_laneq_f64(hi2, bh[3], a23, 1);
-        vst1q_f64(c + 4 * i, vaddq_f64(lo, lo2));
-        vst1q_f64(c + 4 * i + 2, vaddq_f64(hi, hi2));
+        lo = vfmaq_laneq_f64(lo, bl[3], a23, 1);
+        hi = vfmaq_laneq_f64(hi, bh[3], a23, 1);
+        vst1q_f64(c + 4 * i, lo);
+        vst1q_f64(c + 4 * i + 2, hi);
     }
 }
 

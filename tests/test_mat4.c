@@ -125,6 +125,32 @@ START_TEST(test_mul_reference)
         ck_assert_msg(worst64 <= 4.0 * DBL_EPSILON, "%s f64 relative error %g", smm_isa_name(isas[ii]), worst64);
         ck_assert_ptr_nonnull(mat4_impl());
     }
+    /* every SIMD path: one product then three fused multiply-adds, k = 0 .. 3 in order (mat4.h) */
+    for (int ii = 0; ii < nisa; ii++) {
+        if (isas[ii] == SMM_ISA_SCALAR)
+            continue;
+        set_isa_or_fail(isas[ii]);
+        for (int t = 0; t < 1000; t++) {
+            const float *a32 = fa + 16 * t, *b32 = fb + 16 * t;
+            const double *a64 = da + 16 * t, *b64 = db + 16 * t;
+            float c32[16];
+            double c64[16];
+            ck_assert_int_eq(mat4_mul_f32(a32, b32, c32), SMM_OK);
+            ck_assert_int_eq(mat4_mul_f64(a64, b64, c64), SMM_OK);
+            for (int i = 0; i < 4; i++)
+                for (int j = 0; j < 4; j++) {
+                    float e32 = a32[4 * i] * b32[j];
+                    double e64 = a64[4 * i] * b64[j];
+                    for (int k = 1; k < 4; k++) {
+                        e32 = fmaf(a32[4 * i + k], b32[4 * k + j], e32);
+                        e64 = fma(a64[4 * i + k], b64[4 * k + j], e64);
+                    }
+                    ck_assert_msg(memcmp(&e32, &c32[4 * i + j], sizeof e32) == 0 &&
+                                      memcmp(&e64, &c64[4 * i + j], sizeof e64) == 0,
+                                  "%s matrix %d (%d, %d): not the fused chain", smm_isa_name(isas[ii]), t, i, j);
+                }
+        }
+    }
     /* identity: exact on every path */
     float id32[16] = { 0 }, out32[16];
     double id64[16] = { 0 }, out64[16];

@@ -10,7 +10,10 @@
  * (smm_set_isa / SKETCHMM_ISA, see common.h); mat4_impl() names it. The
  * SIMD multiply kernels use fused multiply-add, so their results may differ
  * from the scalar path in the last bits (each element is a 4-term dot
- * product; the difference is a few units in the last place). The
+ * product; the difference is a few units in the last place); the SIMD
+ * paths (AVX2, AVX-512, NEON) all compute a0 b0 + a1 b1 + a2 b2 + a3 b3
+ * as one product followed by three fused multiply-adds, in that order, and
+ * give the same bits. The
  * determinant, and with it the singular-matrix decision of the inverse, is
  * computed with the same operations in the same order on every path.
  *
