@@ -299,19 +299,50 @@ START_TEST(test_singular)
             for (int i = 0; i < 16; i++)
                 ck_assert(outf[i] == -7.0f);
         }
-        /* a batch with one singular matrix writes nothing */
+        /* a batch with one singular matrix writes nothing, wherever it sits: first or last lane of
+           a vector block (8 doubles, 16 floats), or in the tail that the blocks leave */
         enum { N = 100 };
-        fill_f64(da, 16 * N, 31);
-        fill_f32(fa, 16 * N, 32);
-        memcpy(da + 16 * 57, rank3, sizeof rank3);
-        memcpy(fa + 16 * 57, rank3f, sizeof rank3f);
-        for (int i = 0; i < 16 * N; i++)
-            dc[i] = -7.0, fc[i] = -7.0f;
-        ck_assert_int_eq(mat4_inv_batch_f64(N, da, dc), SMM_ERR_BAD_ARGUMENT);
-        ck_assert_int_eq(mat4_inv_batch_f32(N, fa, fc), SMM_ERR_BAD_ARGUMENT);
-        for (int i = 0; i < 16 * N; i++) {
-            ck_assert(dc[i] == -7.0);
-            ck_assert(fc[i] == -7.0f);
+        static const int where[] = { 0, 7, 8, 15, 16, 57, 95, 99 };
+        for (size_t w = 0; w < sizeof where / sizeof where[0]; w++)
+            for (int k = 0; k < 3; k++) {
+                fill_f64(da, 16 * N, 31);
+                fill_f32(fa, 16 * N, 32);
+                memcpy(da + 16 * where[w], bad64[k], sizeof rank3);
+                if (k < 2)
+                    memcpy(fa + 16 * where[w], bad32[k], sizeof rank3f);
+                else
+                    fa[16 * where[w] + 6] = NAN;
+                for (int i = 0; i < 16 * N; i++)
+                    dc[i] = -7.0, fc[i] = -7.0f;
+                ck_assert_int_eq(mat4_inv_batch_f64(N, da, dc), SMM_ERR_BAD_ARGUMENT);
+                ck_assert_int_eq(mat4_inv_batch_f32(N, fa, fc), SMM_ERR_BAD_ARGUMENT);
+                for (int i = 0; i < 16 * N; i++) {
+                    ck_assert(dc[i] == -7.0);
+                    ck_assert(fc[i] == -7.0f);
+                }
+            }
+        /* tiny but regular determinants (1 / det finite) pass, in a block and in the tail */
+        fill_f64(da, 16 * N, 33);
+        fill_f32(fa, 16 * N, 34);
+        for (size_t w = 0; w < sizeof where / sizeof where[0]; w++) {
+            memset(da + 16 * where[w], 0, 16 * sizeof(double));
+            memset(fa + 16 * where[w], 0, 16 * sizeof(float));
+            for (int i = 0; i < 4; i++) {
+                da[16 * where[w] + 5 * i] = 1e-76;  /* det 1e-304 > 1 / DBL_MAX */
+                fa[16 * where[w] + 5 * i] = 3e-10f; /* det 8.1e-39 > 1 / FLT_MAX */
+            }
+        }
+        ck_assert_int_eq(mat4_inv_batch_f64(N, da, dc), SMM_OK);
+        ck_assert_int_eq(mat4_inv_batch_f32(N, fa, fc), SMM_OK);
+        for (size_t w = 0; w < sizeof where / sizeof where[0]; w++) {
+            double one64[16];
+            float one32[16];
+            ck_assert_int_eq(mat4_inv_f64(da + 16 * where[w], one64), SMM_OK);
+            ck_assert_int_eq(mat4_inv_f32(fa + 16 * where[w], one32), SMM_OK);
+            ck_assert_mem_eq(one64, dc + 16 * where[w], sizeof one64);
+            ck_assert_mem_eq(one32, fc + 16 * where[w], sizeof one32);
+            ck_assert(isfinite(one64[0]) && one64[0] > 1e75);
+            ck_assert(isfinite(one32[0]) && one32[0] > 3e9f);
         }
     }
     smm_set_isa(SMM_ISA_AUTO);
