@@ -129,12 +129,12 @@ static const mat4_kernels *kernels_for(smm_isa isa)
     return &kernels_scalar;
 }
 
-/* The kernels of the selected path, or NULL with the selection error in *status. */
+/* The kernels of the selected path, or NULL with the selection error in *status (one inline load). */
 static inline const mat4_kernels *current_kernels(smm_status *status)
 {
-    smm_isa isa;
-    *status = smm_get_isa(&isa);
-    return *status == SMM_OK ? kernels_for(isa) : NULL;
+    const int sel = smm_isa_now();
+    *status = sel > 0 ? SMM_OK : (smm_status)(-sel);
+    return sel > 0 ? kernels_for((smm_isa)sel) : NULL;
 }
 
 const char *mat4_impl(void)

@@ -15,7 +15,7 @@
 #include "smm_runtime.h"
 
 /* A selection is kept as one int: > 0 an smm_isa, < 0 a negated error status, 0 not yet resolved. */
-static atomic_int isa_selection = 0;
+atomic_int smm_isa_selection = 0; /* smm_runtime.h */
 static atomic_int thread_selection = 0;
 
 const char *smm_isa_name(smm_isa isa)
@@ -83,7 +83,7 @@ static smm_isa best_isa(void)
     return SMM_ISA_SCALAR;
 }
 
-/* The selection SMM_ISA_AUTO means now, encoded as in isa_selection. */
+/* The selection SMM_ISA_AUTO means now, encoded as in smm_isa_selection. */
 static int resolve_auto(void)
 {
     const char *env = getenv("SKETCHMM_ISA");
@@ -107,17 +107,23 @@ smm_status smm_set_isa(smm_isa isa)
         sel = resolve_auto();
     else
         sel = smm_isa_supported(isa) ? (int)isa : -(int)SMM_ERR_ISA_UNAVAILABLE;
-    atomic_store(&isa_selection, sel);
+    atomic_store(&smm_isa_selection, sel);
     return sel > 0 ? SMM_OK : (smm_status)(-sel);
+}
+
+int smm_isa_resolve(void)
+{
+    int sel = atomic_load(&smm_isa_selection);
+    if (sel == 0) {
+        sel = resolve_auto();
+        atomic_store(&smm_isa_selection, sel);
+    }
+    return sel;
 }
 
 smm_status smm_get_isa(smm_isa *isa)
 {
-    int sel = atomic_load(&isa_selection);
-    if (sel == 0) {
-        sel = resolve_auto();
-        atomic_store(&isa_selection, sel);
-    }
+    const int sel = smm_isa_resolve();
     if (isa)
         *isa = sel > 0 ? (smm_isa)sel : SMM_ISA_AUTO;
     return sel > 0 ? SMM_OK : (smm_status)(-sel);

@@ -6,6 +6,7 @@
 #ifndef SMM_RUNTIME_H
 #define SMM_RUNTIME_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,21 @@ typedef struct {
  * Returns SMM_OK or the selection error described in common.h.
  */
 smm_status smm_context_current(smm_context *ctx);
+
+/*
+ * The process-wide ISA selection as one int: > 0 an smm_isa, < 0 a negated
+ * error status, 0 not resolved yet. smm_isa_now() reads it inline (one load)
+ * for entry points whose whole work is a few dozen instructions (the 4x4
+ * single-matrix calls); smm_isa_resolve() is its slow path.
+ */
+extern atomic_int smm_isa_selection;
+int smm_isa_resolve(void);
+
+static inline int smm_isa_now(void)
+{
+    const int sel = atomic_load_explicit(&smm_isa_selection, memory_order_relaxed);
+    return sel != 0 ? sel : smm_isa_resolve();
+}
 
 /* ---- argument checks (no memory is touched) ---- */
 
