@@ -99,7 +99,8 @@ void bench_brgemm_help(FILE *out)
         "  Each contender's C is first checked against a double-precision sum (|error| <= %g of\n"
         "  sum |a||b| + |c|; a wrong one skips the configuration, exit status 1). A timed sample is\n"
         "  a loop of calls on the same hot buffers lasting >= %.1f ms (count calibrated once per\n"
-        "  configuration and contender); --reps rounds time the contenders in turn; the figure is\n"
+        "  configuration and contender); --reps rounds time the contenders in turn, each round\n"
+        "  starting with the next contender (none always follows the same one); the figure is\n"
         "  the median GFLOPS (2 M N K batch flops per call). Plans and libxsmm kernels are made\n"
         "  outside the timed loops. The summary: per batch value, the arithmetic mean GFLOPS over\n"
         "  the grid and the ratio of the means (issue target: sketchmm >= %.2f x libxsmm), the same\n"
@@ -614,13 +615,17 @@ static void print_summary_block(const result_list *list, const brgemm_config *cf
 /* ------------------------------------------------------------------------ */
 
 /*
- * Median GFLOPS of each active contender over reps rounds (who in turn within a
- * round). Each timed sample follows one untimed call of the same contender
- * and lasts at least MIN_SAMPLE_SECONDS. With 0.2 ms samples and no such call,
- * sketchmm, timed first in each round right after the plain C loops, measured
- * 45-120 GFLOPS on the same configuration from run to run (32x48x64, batch
- * 16) while libxsmm, timed right after it, held steady; with 1-2 ms samples
- * both are steady within a few percent.
+ * Median GFLOPS of each active contender over reps rounds. The contenders
+ * take turns within a round, and round r starts with contender r (mod their
+ * count), so none is always timed right after the same other one. Each timed
+ * sample follows one untimed call of the same contender and lasts at least
+ * MIN_SAMPLE_SECONDS.
+ * Why: with a fixed order (sketchmm first, right after the plain C loops) and
+ * 0.2 ms samples, sketchmm measured 45-120 GFLOPS on one configuration
+ * (32x48x64, batch 16) from run to run while libxsmm, timed right after it,
+ * held steady; 1 ms samples steadied both. The order itself still moved the
+ * batch-1 ratios of 8 configurations (M 32, 64; N 32, 48; K 16, 32) from
+ * 0.59-0.93 (sketchmm first) to 0.83-1.01 (sketchmm last, after libxsmm).
  */
 static void measure(problem *p, int reps, double *gflops)
 {
@@ -637,12 +642,14 @@ static void measure(problem *p, int reps, double *gflops)
             run_calls(p, who, p->calls[who]);
     const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)p->batch;
     for (int rep = 0; rep < reps; rep++)
-        for (int who = 0; who < IMPLS; who++)
+        for (int turn = 0; turn < IMPLS; turn++) {
+            const int who = (rep + turn) % IMPLS; /* round rep starts with contender rep */
             if (p->active[who]) {
                 run_calls(p, who, 1); /* untimed: see measure's comment */
                 const double seconds = time_calls(p, who, p->calls[who]);
                 samples[who * reps + rep] = flops * (double)p->calls[who] / seconds * 1e-9;
             }
+        }
     for (int who = 0; who < IMPLS; who++)
         gflops[who] = p->active[who] ? bench_median(samples + who * reps, reps) : NAN;
     free(samples);
