@@ -144,68 +144,6 @@ const char *mat4_impl(void)
     return k != NULL ? k->name : "unavailable";
 }
 
-/* ---- single matrices ---- */
-
-smm_status mat4_mul_f32(const float *a, const float *b, float *c)
-{
-    if (a == NULL || b == NULL || c == NULL)
-        return SMM_ERR_NULL_POINTER;
-    smm_status s;
-    const mat4_kernels *k = current_kernels(&s);
-    if (k != NULL)
-        k->mul_f32(1, a, b, c);
-    return s;
-}
-
-smm_status mat4_mul_f64(const double *a, const double *b, double *c)
-{
-    if (a == NULL || b == NULL || c == NULL)
-        return SMM_ERR_NULL_POINTER;
-    smm_status s;
-    const mat4_kernels *k = current_kernels(&s);
-    if (k != NULL)
-        k->mul_f64(1, a, b, c);
-    return s;
-}
-
-smm_status mat4_inv_f32(const float *a, float *inv)
-{
-    if (a == NULL || inv == NULL)
-        return SMM_ERR_NULL_POINTER;
-    smm_status s;
-    const mat4_kernels *k = current_kernels(&s);
-    if (k == NULL)
-        return s;
-    return k->inv1_f32(a, inv) ? SMM_OK : SMM_ERR_BAD_ARGUMENT;
-}
-
-smm_status mat4_inv_f64(const double *a, double *inv)
-{
-    if (a == NULL || inv == NULL)
-        return SMM_ERR_NULL_POINTER;
-    smm_status s;
-    const mat4_kernels *k = current_kernels(&s);
-    if (k == NULL)
-        return s;
-    return k->inv1_f64(a, inv) ? SMM_OK : SMM_ERR_BAD_ARGUMENT;
-}
-
-smm_status mat4_copy_f32(const float *src, float *dst)
-{
-    if (src == NULL || dst == NULL)
-        return SMM_ERR_NULL_POINTER;
-    memcpy(dst, src, 16 * sizeof(float));
-    return SMM_OK;
-}
-
-smm_status mat4_copy_f64(const double *src, double *dst)
-{
-    if (src == NULL || dst == NULL)
-        return SMM_ERR_NULL_POINTER;
-    memcpy(dst, src, 16 * sizeof(double));
-    return SMM_OK;
-}
-
 /* ---- batches ---- */
 
 /* Matrices per thread below which a batch runs on one thread. */
@@ -284,38 +222,6 @@ static smm_status run_batch(const smm_context *ctx, int64_t count, const batch_o
     return SMM_OK;
 }
 
-static void run_mul_f32(const batch_op *op, int64_t lo, int64_t hi)
-{
-    op->k->mul_f32(hi - lo, (const float *)op->a + 16 * lo, (const float *)op->b + 16 * lo, (float *)op->c + 16 * lo);
-}
-
-static void run_mul_f64(const batch_op *op, int64_t lo, int64_t hi)
-{
-    op->k->mul_f64(hi - lo, (const double *)op->a + 16 * lo, (const double *)op->b + 16 * lo,
-                   (double *)op->c + 16 * lo);
-}
-
-static void run_inv_f32(const batch_op *op, int64_t lo, int64_t hi)
-{
-    op->k->inv_f32(hi - lo, (const float *)op->a + 16 * lo, (float *)op->c + 16 * lo);
-}
-
-static void run_inv_f64(const batch_op *op, int64_t lo, int64_t hi)
-{
-    op->k->inv_f64(hi - lo, (const double *)op->a + 16 * lo, (double *)op->c + 16 * lo);
-}
-
-/* 1 when every determinant of a[lo .. hi) passes the criterion. */
-static int all_regular_f32(const batch_op *op, int64_t lo, int64_t hi)
-{
-    return op->k->regular_f32(hi - lo, (const float *)op->a + 16 * lo);
-}
-
-static int all_regular_f64(const batch_op *op, int64_t lo, int64_t hi)
-{
-    return op->k->regular_f64(hi - lo, (const double *)op->a + 16 * lo);
-}
-
 /* Check a batch call's arguments, then run op (its kernels filled in) over the batch. */
 static smm_status batch(int64_t count, const void *a, const void *b, void *c, size_t elem, batch_op op)
 {
@@ -330,42 +236,67 @@ static smm_status batch(int64_t count, const void *a, const void *b, void *c, si
     return run_batch(&ctx, count, &op);
 }
 
-smm_status mat4_mul_batch_f32(int64_t count, const float *a, const float *b, float *c)
-{
-    return batch(count, a, b, c, sizeof(float), (batch_op){ .run = run_mul_f32 });
-}
+/* ---- the public functions, one body stamped out for float and double ---- */
 
-smm_status mat4_mul_batch_f64(int64_t count, const double *a, const double *b, double *c)
-{
-    return batch(count, a, b, c, sizeof(double), (batch_op){ .run = run_mul_f64 });
-}
-
-smm_status mat4_inv_batch_f32(int64_t count, const float *a, float *inv)
-{
-    return batch(count, a, a, inv, sizeof(float), (batch_op){ .run = run_inv_f32, .check = all_regular_f32 });
-}
-
-smm_status mat4_inv_batch_f64(int64_t count, const double *a, double *inv)
-{
-    return batch(count, a, a, inv, sizeof(double), (batch_op){ .run = run_inv_f64, .check = all_regular_f64 });
-}
-
-smm_status mat4_copy_batch_f32(int64_t count, const float *src, float *dst)
-{
-    smm_context ctx;
-    smm_status s = check_batch(count, src, src, dst, sizeof(float), &ctx);
-    if (s != SMM_OK || count == 0)
-        return s;
-    memcpy(dst, src, (size_t)count * 16 * sizeof(float));
-    return SMM_OK;
-}
-
-smm_status mat4_copy_batch_f64(int64_t count, const double *src, double *dst)
-{
-    smm_context ctx;
-    smm_status s = check_batch(count, src, src, dst, sizeof(double), &ctx);
-    if (s != SMM_OK || count == 0)
-        return s;
-    memcpy(dst, src, (size_t)count * 16 * sizeof(double));
-    return SMM_OK;
-}
+#define MAT4_DEFINE_API(T, S)                                                                      \
+    smm_status mat4_mul_##S(const T *a, const T *b, T *c)                                          \
+    {                                                                                              \
+        if (a == NULL || b == NULL || c == NULL)                                                   \
+            return SMM_ERR_NULL_POINTER;                                                           \
+        smm_status s;                                                                              \
+        const mat4_kernels *k = current_kernels(&s);                                               \
+        if (k != NULL)                                                                             \
+            k->mul_##S(1, a, b, c);                                                                \
+        return s;                                                                                  \
+    }                                                                                              \
+    smm_status mat4_inv_##S(const T *a, T *inv)                                                    \
+    {                                                                                              \
+        if (a == NULL || inv == NULL)                                                              \
+            return SMM_ERR_NULL_POINTER;                                                           \
+        smm_status s;                                                                              \
+        const mat4_kernels *k = current_kernels(&s);                                               \
+        if (k == NULL)                                                                             \
+            return s;                                                                              \
+        return k->inv1_##S(a, inv) ? SMM_OK : SMM_ERR_BAD_ARGUMENT;                                \
+    }                                                                                              \
+    smm_status mat4_copy_##S(const T *src, T *dst)                                                 \
+    {                                                                                              \
+        if (src == NULL || dst == NULL)                                                            \
+            return SMM_ERR_NULL_POINTER;                                                           \
+        memcpy(dst, src, 16 * sizeof(T));                                                          \
+        return SMM_OK;                                                                             \
+    }                                                                                              \
+    static void run_mul_##S(const batch_op *op, int64_t lo, int64_t hi)                            \
+    {                                                                                              \
+        op->k->mul_##S(hi - lo, (const T *)op->a + 16 * lo, (const T *)op->b + 16 * lo,            \
+                       (T *)op->c + 16 * lo);                                                      \
+    }                                                                                              \
+    static void run_inv_##S(const batch_op *op, int64_t lo, int64_t hi)                            \
+    {                                                                                              \
+        op->k->inv_##S(hi - lo, (const T *)op->a + 16 * lo, (T *)op->c + 16 * lo);                 \
+    }                                                                                              \
+    /* 1 when every determinant of a[lo .. hi) passes the criterion. */                            \
+    static int all_regular_##S(const batch_op *op, int64_t lo, int64_t hi)                         \
+    {                                                                                              \
+        return op->k->regular_##S(hi - lo, (const T *)op->a + 16 * lo);                            \
+    }                                                                                              \
+    smm_status mat4_mul_batch_##S(int64_t count, const T *a, const T *b, T *c)                     \
+    {                                                                                              \
+        return batch(count, a, b, c, sizeof(T), (batch_op){ .run = run_mul_##S });                 \
+    }                                                                                              \
+    smm_status mat4_inv_batch_##S(int64_t count, const T *a, T *inv)                               \
+    {                                                                                              \
+        return batch(count, a, a, inv, sizeof(T),                                                  \
+                     (batch_op){ .run = run_inv_##S, .check = all_regular_##S });                  \
+    }                                                                                              \
+    smm_status mat4_copy_batch_##S(int64_t count, const T *src, T *dst)                            \
+    {                                                                                              \
+        smm_context ctx;                                                                           \
+        smm_status s = check_batch(count, src, src, dst, sizeof(T), &ctx);                         \
+        if (s != SMM_OK || count == 0)                                                             \
+            return s;                                                                              \
+        memcpy(dst, src, (size_t)count * 16 * sizeof(T));                                          \
+        return SMM_OK;                                                                             \
+    }
+MAT4_DEFINE_API(float, f32)
+MAT4_DEFINE_API(double, f64)

@@ -79,7 +79,7 @@ void mat4_mul_f64_avx512(int64_t count, const double *a, const double *b, double
  * the same order, so every lane gives the scalar bits. m[e] holds element e
  * of every matrix of the block, one matrix per lane.
  */
-#define MAT4_DEFINE_LANEWISE(V, S, SFX)                                                            \
+#define MAT4_DEFINE_LANEWISE(V, S, SFX, TINY)                                                      \
     static inline V msub_##S(V x, V y, V z, V w)                                                   \
     {                                                                                              \
         return _mm512_sub_##SFX(_mm512_mul_##SFX(x, y), _mm512_mul_##SFX(z, w));                   \
@@ -163,12 +163,8 @@ void mat4_mul_f64_avx512(int64_t count, const double *a, const double *b, double
         o[6] = adj_##S(m[12], ns[3], m[13], ns[1], m[14], ns[0], r);                               \
         o[7] = adj_##S(m[8], s[3], m[9], s[1], m[10], s[0], r);                                    \
     }
-#define TINY 0x1p-120f
-MAT4_DEFINE_LANEWISE(__m512, f32, ps)
-#undef TINY
-#define TINY 0x1p-1000
-MAT4_DEFINE_LANEWISE(__m512d, f64, pd)
-#undef TINY
+MAT4_DEFINE_LANEWISE(__m512, f32, ps, 0x1p-120f)
+MAT4_DEFINE_LANEWISE(__m512d, f64, pd, 0x1p-1000)
 
 /*
  * In-register transposes between "one matrix per register" and "one element
