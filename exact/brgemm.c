@@ -10,9 +10,10 @@
  * Tiling (fixed at plan time): the m rows of C are cut into bands of
  * mv_max * vl rows (64 on AVX-512) and a last band of the remaining rows
  * (its own, smaller vector count). Each band cuts the n columns into equal
- * blocks of at most nb_max[mv - 1] columns and a last block of what
- * remains. Each (band, block) is one call of a tile kernel, which sums the
- * whole batch for that block in registers and writes C once.
+ * blocks of at most nb_max[mv - 1] columns and, when they do not come out
+ * even, a last narrower block. Each (band, block) is one call of a tile
+ * kernel, which sums the whole batch for that block in registers and writes
+ * C once.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -25,21 +26,23 @@
 
 /* One band of rows of C and how its columns are cut. */
 typedef struct {
-    int64_t rows;            /* rows of C in the band */
-    int64_t blocks;          /* column blocks: blocks - 1 of nb columns, then one of nb_last */
-    int64_t nb, nb_last;
-    brgemm_tile_fn fn[2];      /* per kind: blocks of nb columns */
-    brgemm_tile_fn fn_last[2]; /* per kind: the last block */
+    int64_t rows;              /* rows of C in the band */
+    int64_t nb, even;          /* `even` blocks of nb columns ... */
+    int64_t nb_last;           /* ... then one of nb_last < nb columns, or none (0) */
+    brgemm_tile_fn fn[2];      /* per kind: the blocks of nb columns */
+    brgemm_tile_fn fn_last[2]; /* per kind: the narrower block */
 } brgemm_band;
 
 struct brgemm_plan {
     int swap;         /* row-major: A and B trade places */
     int64_t m, n;     /* the column-major view */
     brgemm_args args; /* k, leading dimensions, strides of the view; alpha, beta */
-    int64_t max_batch_a, max_batch_b; /* the largest batch whose A_i (B_i) span fits in the address space */
+    int64_t max_batch; /* the largest batch whose A_i and B_i spans fit in the address space */
+    int reads;         /* m, n, k > 0 and alpha != 0: a batch >= 1 reads A and B and runs the tiles */
     int64_t band_rows;          /* rows of every band but the last */
     int64_t bands;
     brgemm_band full, last;     /* the bands before the last one, and the last */
+    brgemm_rank1_fn rank1;      /* k == 1 and the ISA path has one: batch 1 runs it instead of the tiles */
     char name[256];
 };
 
@@ -66,13 +69,14 @@ static void band_init(brgemm_band *band, const brgemm_kernel_set *ks, int64_t ro
 {
     const int mv = (int)((rows + ks->vl - 1) / ks->vl);
     const int64_t nb_max = ks->nb_max[mv - 1];
+    const int64_t blocks = (n + nb_max - 1) / nb_max;
     band->rows = rows;
-    band->blocks = (n + nb_max - 1) / nb_max;
-    band->nb = (n + band->blocks - 1) / band->blocks;
-    band->nb_last = n - (band->blocks - 1) * band->nb;
+    band->nb = (n + blocks - 1) / blocks;
+    band->even = n / band->nb;
+    band->nb_last = n - band->even * band->nb;
     for (int kind = 0; kind < 2; kind++) {
         band->fn[kind] = ks->tile(kind, mv, (int)band->nb);
-        band->fn_last[kind] = ks->tile(kind, mv, (int)band->nb_last);
+        band->fn_last[kind] = band->nb_last > 0 ? ks->tile(kind, mv, (int)band->nb_last) : NULL;
     }
 }
 
@@ -126,10 +130,13 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
     p->args.stride_b = p->swap ? d.stride_a : d.stride_b;
     p->args.alpha = d.alpha;
     p->args.beta = d.beta;
-    p->max_batch_a = max_batch(p->args.stride_a, span_of(p->m, d.k, p->args.lda));
-    p->max_batch_b = max_batch(p->args.stride_b, span_of(d.k, p->n, p->args.ldb));
+    const int64_t max_a = max_batch(p->args.stride_a, span_of(p->m, d.k, p->args.lda));
+    const int64_t max_b = max_batch(p->args.stride_b, span_of(d.k, p->n, p->args.ldb));
+    p->max_batch = max_a < max_b ? max_a : max_b;
+    p->reads = p->m > 0 && p->n > 0 && d.k > 0 && d.alpha != 0.0f;
 
     const brgemm_kernel_set *ks = kernels_for(ctx.isa);
+    p->rank1 = d.k == 1 ? ks->rank1 : NULL;
     p->band_rows = (int64_t)ks->vl * ks->mv_max;
     int len = snprintf(p->name, sizeof p->name,
                        "brgemm %s m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld sa=%lld sb=%lld "
@@ -144,9 +151,10 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
             band_init(&p->full, ks, p->band_rows, p->n);
         band_init(&p->last, ks, p->m - (p->bands - 1) * p->band_rows, p->n);
         const brgemm_band *show = p->bands > 1 ? &p->full : &p->last;
-        snprintf(p->name + len, sizeof p->name - (size_t)len, " tiles %lldx%lld .. %lldx%lld (column-major view)",
+        snprintf(p->name + len, sizeof p->name - (size_t)len, " tiles %lldx%lld .. %lldx%lld (column-major view)%s",
                  (long long)show->rows, (long long)show->nb, (long long)p->last.rows,
-                 (long long)p->last.nb_last);
+                 (long long)(p->last.nb_last > 0 ? p->last.nb_last : p->last.nb),
+                 p->rank1 != NULL ? ", rank-1 update at batch 1" : "");
     }
     *plan = p;
     return SMM_OK;
@@ -178,12 +186,6 @@ static void scale_c(const brgemm_plan *p, float *C)
     }
 }
 
-/* Whether an execution reads A and B at all. */
-static int reads_operands(const brgemm_plan *p, int64_t batch)
-{
-    return batch > 0 && p->args.k > 0 && p->args.alpha != 0.0f;
-}
-
 /*
  * Walk the tiles. Strided (kind 0): a and b are the view's A_0 and B_0.
  * Pointers (kind 1): ap and bp are the view's arrays.
@@ -193,14 +195,19 @@ static void run_tiles(const brgemm_plan *p, int kind, const float *a, const floa
 {
     const brgemm_args *g = &p->args;
     const int strided = kind == BRGEMM_KIND_STRIDED;
+    if (batch == 1 && p->rank1 != NULL) {
+        p->rank1(g, p->m, p->n, strided ? a : ap[0], strided ? b : bp[0], C);
+        return;
+    }
     for (int64_t band = 0; band < p->bands; band++) {
         const brgemm_band *bd = band + 1 < p->bands ? &p->full : &p->last;
         const int64_t r0 = band * p->band_rows;
-        for (int64_t blk = 0; blk < bd->blocks; blk++) {
-            const int64_t j0 = blk * bd->nb;
+        for (int64_t blk = 0, j0 = 0; blk <= bd->even; blk++, j0 += bd->nb) {
+            const brgemm_tile_fn fn = blk < bd->even ? bd->fn[kind] : bd->fn_last[kind];
+            if (fn == NULL)
+                break;
             const brgemm_batch bt = { strided ? a + r0 : NULL, strided ? b + j0 * g->ldb : NULL,
                                       ap, bp, r0, j0 * g->ldb, batch };
-            const brgemm_tile_fn fn = blk + 1 < bd->blocks ? bd->fn[kind] : bd->fn_last[kind];
             fn(g, (int)bd->rows, &bt, C + r0 + j0 * g->ldc);
         }
     }
@@ -223,7 +230,7 @@ static smm_status execution_begin(const brgemm_plan *p, const void *A, const voi
         return SMM_OK;
     if (C == NULL)
         return SMM_ERR_NULL_POINTER;
-    if (!reads_operands(p, batch)) {
+    if (!p->reads || batch == 0) {
         scale_c(p, C);
         return SMM_OK;
     }
@@ -236,11 +243,17 @@ static smm_status execution_begin(const brgemm_plan *p, const void *A, const voi
 smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
                                   int64_t batch)
 {
+    /* the common call first: everything valid and the tiles to run (the same status as below) */
+    if (plan != NULL && plan->reads && batch > 0 && batch <= plan->max_batch && A != NULL && B != NULL &&
+        C != NULL) {
+        run_tiles(plan, BRGEMM_KIND_STRIDED, plan->swap ? B : A, plan->swap ? A : B, NULL, NULL, C, batch);
+        return SMM_OK;
+    }
     int run;
     const smm_status s = execution_begin(plan, A, B, C, batch, &run);
     if (!run)
         return s;
-    if (batch > plan->max_batch_a || batch > plan->max_batch_b)
+    if (batch > plan->max_batch)
         return SMM_ERR_OVERFLOW;
     const float *a = plan->swap ? B : A, *b = plan->swap ? A : B;
     run_tiles(plan, BRGEMM_KIND_STRIDED, a, b, NULL, NULL, C, batch);

@@ -26,21 +26,13 @@ static inline __m256i lane_mask(int live)
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(live), lanes);
 }
 
-/*
- * How a tile's sums reach C: UPDATE_SET c := alpha * acc (beta == 0, C not
- * read); UPDATE_ADD c := c + acc (alpha == beta == 1: the same bits as the
- * general form, without two multiplications by one); UPDATE_GENERAL
- * c := fma(beta, c, alpha * acc).
- */
-enum { UPDATE_SET, UPDATE_ADD, UPDATE_GENERAL };
-
 static inline __attribute__((always_inline)) __m256 update(const int mode, __m256 acc, __m256 c, __m256 valpha,
                                                            __m256 vbeta)
 {
-    if (mode == UPDATE_ADD)
+    if (mode == BRGEMM_UPDATE_ADD)
         return _mm256_add_ps(c, acc);
     const __m256 r = _mm256_mul_ps(valpha, acc);
-    return mode == UPDATE_SET ? r : _mm256_fmadd_ps(vbeta, c, r);
+    return mode == BRGEMM_UPDATE_SET ? r : _mm256_fmadd_ps(vbeta, c, r);
 }
 
 /* Write the mv x nb accumulators to C; the last vector of a column is masked to the block's rows. */
@@ -56,10 +48,10 @@ store_tile(const int mode, const int mv, const int nb, __m256 acc[2][NB_MAX_1], 
 #pragma GCC unroll 2
         for (int v = 0; v < mv; v++) {
             if (v < mv - 1) {
-                const __m256 old = mode == UPDATE_SET ? zero : _mm256_loadu_ps(c + VL * v);
+                const __m256 old = mode == BRGEMM_UPDATE_SET ? zero : _mm256_loadu_ps(c + VL * v);
                 _mm256_storeu_ps(c + VL * v, update(mode, acc[v][j], old, valpha, vbeta));
             } else {
-                const __m256 old = mode == UPDATE_SET ? zero : _mm256_maskload_ps(c + VL * v, last);
+                const __m256 old = mode == BRGEMM_UPDATE_SET ? zero : _mm256_maskload_ps(c + VL * v, last);
                 _mm256_maskstore_ps(c + VL * v, last, update(mode, acc[v][j], old, valpha, vbeta));
             }
         }
@@ -107,12 +99,7 @@ tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows,
     }
 
     /* the update is chosen once per tile, not per element */
-    if (g->beta == 0.0f)
-        store_tile(UPDATE_SET, mv, nb, acc, last, g, C);
-    else if (g->alpha == 1.0f && g->beta == 1.0f)
-        store_tile(UPDATE_ADD, mv, nb, acc, last, g, C);
-    else
-        store_tile(UPDATE_GENERAL, mv, nb, acc, last, g, C);
+    BRGEMM_BY_UPDATE_MODE(g, store_tile, mv, nb, acc, last, g, C);
 }
 
 /* One instance per (kind, MV, NB), and the table tile_for reads them from. */
@@ -129,4 +116,4 @@ static brgemm_tile_fn tile_for(int kind, int mv, int nb)
     return tiles[kind][mv - 1][nb - 1];
 }
 
-const brgemm_kernel_set brgemm_kernels_avx2 = { "avx2", VL, 2, { NB_MAX_1, NB_MAX_2, 0, 0 }, tile_for };
+const brgemm_kernel_set brgemm_kernels_avx2 = { "avx2", VL, 2, { NB_MAX_1, NB_MAX_2, 0, 0 }, tile_for, NULL };

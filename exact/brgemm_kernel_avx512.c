@@ -10,6 +10,10 @@
  * register scaled by 4 or 8), so no block needs more general registers than
  * x86-64 has. Every (kind, MV, NB) is its own instance with the loops fully
  * unrolled: that is this library's stand-in for libxsmm's code generator.
+ *
+ * At k == 1 and batch 1, rank1 updates the whole C in one call, the column of
+ * A held in up to four registers: there the time is C's loads and stores, and
+ * the tiles' per-block set-up cost as much again.
  */
 #include <immintrin.h>
 
@@ -23,31 +27,23 @@
 #define NB_MAX_4 6
 #define BASES ((NB_MAX_1 + 2) / 3)
 
-/*
- * How a tile's sums reach C: UPDATE_SET c := alpha * acc (beta == 0, C not
- * read); UPDATE_ADD c := c + acc (alpha == beta == 1: the same bits as the
- * general form, without two multiplications by one); UPDATE_GENERAL
- * c := fma(beta, c, alpha * acc).
- */
-enum { UPDATE_SET, UPDATE_ADD, UPDATE_GENERAL };
-
 static inline __attribute__((always_inline)) __m512 update(const int mode, __m512 acc, __m512 c, __m512 valpha,
                                                            __m512 vbeta)
 {
-    if (mode == UPDATE_ADD)
+    if (mode == BRGEMM_UPDATE_ADD)
         return _mm512_add_ps(c, acc);
     const __m512 r = _mm512_mul_ps(valpha, acc);
-    return mode == UPDATE_SET ? r : _mm512_fmadd_ps(vbeta, c, r);
+    return mode == BRGEMM_UPDATE_SET ? r : _mm512_fmadd_ps(vbeta, c, r);
 }
 
 /* The 128-bit forms of update, on the low lanes. */
 static inline __attribute__((always_inline)) __m128 update128(const int mode, __m128 acc, __m128 c, __m512 valpha,
                                                               __m512 vbeta)
 {
-    if (mode == UPDATE_ADD)
+    if (mode == BRGEMM_UPDATE_ADD)
         return _mm_add_ps(c, acc);
     const __m128 r = _mm_mul_ps(_mm512_castps512_ps128(valpha), acc);
-    return mode == UPDATE_SET ? r : _mm_fmadd_ps(_mm512_castps512_ps128(vbeta), c, r);
+    return mode == BRGEMM_UPDATE_SET ? r : _mm_fmadd_ps(_mm512_castps512_ps128(vbeta), c, r);
 }
 
 /*
@@ -63,11 +59,11 @@ static inline __attribute__((always_inline)) void update_part(const int mode, __
     if (live & 8) {
         const __m256 a = _mm512_castps512_ps256(acc);
         __m256 r;
-        if (mode == UPDATE_ADD) {
+        if (mode == BRGEMM_UPDATE_ADD) {
             r = _mm256_add_ps(_mm256_loadu_ps(c), a);
         } else {
             r = _mm256_mul_ps(_mm512_castps512_ps256(valpha), a);
-            if (mode == UPDATE_GENERAL)
+            if (mode == BRGEMM_UPDATE_GENERAL)
                 r = _mm256_fmadd_ps(_mm512_castps512_ps256(vbeta), _mm256_loadu_ps(c), r);
         }
         _mm256_storeu_ps(c, r);
@@ -75,20 +71,20 @@ static inline __attribute__((always_inline)) void update_part(const int mode, __
     }
     if (live & 4) {
         const __m128 a = _mm512_castps512_ps128(_mm512_permutexvar_ps(_mm512_add_epi32(iota, _mm512_set1_epi32(o)), acc));
-        const __m128 old = mode == UPDATE_SET ? _mm_setzero_ps() : _mm_loadu_ps(c + o);
+        const __m128 old = mode == BRGEMM_UPDATE_SET ? _mm_setzero_ps() : _mm_loadu_ps(c + o);
         _mm_storeu_ps(c + o, update128(mode, a, old, valpha, vbeta));
         o += 4;
     }
     if (live & 2) {
         const __m128 a = _mm512_castps512_ps128(_mm512_permutexvar_ps(_mm512_add_epi32(iota, _mm512_set1_epi32(o)), acc));
         /* 64-bit accesses with no alignment requirement (c + o is only 4-byte aligned) */
-        const __m128 old = mode == UPDATE_SET ? _mm_setzero_ps() : _mm_castsi128_ps(_mm_loadu_si64(c + o));
+        const __m128 old = mode == BRGEMM_UPDATE_SET ? _mm_setzero_ps() : _mm_castsi128_ps(_mm_loadu_si64(c + o));
         _mm_storeu_si64(c + o, _mm_castps_si128(update128(mode, a, old, valpha, vbeta)));
         o += 2;
     }
     if (live & 1) {
         const __m128 a = _mm512_castps512_ps128(_mm512_permutexvar_ps(_mm512_add_epi32(iota, _mm512_set1_epi32(o)), acc));
-        const __m128 old = mode == UPDATE_SET ? _mm_setzero_ps() : _mm_load_ss(c + o);
+        const __m128 old = mode == BRGEMM_UPDATE_SET ? _mm_setzero_ps() : _mm_load_ss(c + o);
         _mm_store_ss(c + o, update128(mode, a, old, valpha, vbeta));
     }
 }
@@ -112,7 +108,7 @@ store_tile(const int mode, const int mv, const int nb, __m512 acc[BRGEMM_MAX_MV]
 #pragma GCC unroll 4
         for (int v = 0; v < mv; v++) {
             if (v < mv - 1 || live == VL) {
-                const __m512 old = mode == UPDATE_SET ? zero : _mm512_loadu_ps(c + VL * v);
+                const __m512 old = mode == BRGEMM_UPDATE_SET ? zero : _mm512_loadu_ps(c + VL * v);
                 _mm512_storeu_ps(c + VL * v, update(mode, acc[v][j], old, valpha, vbeta));
             } else {
                 update_part(mode, acc[v][j], c + VL * v, live, valpha, vbeta);
@@ -163,12 +159,62 @@ tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows,
 
     /* the update is chosen once per tile, not per element */
     const int live = rows - VL * (mv - 1);
-    if (g->beta == 0.0f)
-        store_tile(UPDATE_SET, mv, nb, acc, live, g, C);
-    else if (g->alpha == 1.0f && g->beta == 1.0f)
-        store_tile(UPDATE_ADD, mv, nb, acc, live, g, C);
-    else
-        store_tile(UPDATE_GENERAL, mv, nb, acc, live, g, C);
+    BRGEMM_BY_UPDATE_MODE(g, store_tile, mv, nb, acc, live, g, C);
+}
+
+/*
+ * Rank-1 update (k == 1, batch 1; contract in brgemm_kernels.h) of one band
+ * of rows: NV full vectors and, when PART, a last vector of `live` rows,
+ * with the column of A in registers and C streamed once, column by column.
+ */
+static inline __attribute__((always_inline)) void rank1_band(const int mode, const int nv, const int part, int live,
+                                                             int64_t n, int64_t ldb, int64_t ldc, const float *a,
+                                                             const float *b, float *C, __m512 valpha, __m512 vbeta)
+{
+    const __m512 zero = _mm512_setzero_ps();
+    __m512 av[BRGEMM_MAX_MV];
+#pragma GCC unroll 4
+    for (int v = 0; v < nv; v++)
+        av[v] = _mm512_loadu_ps(a + VL * v);
+    const __m512 at = part ? _mm512_maskz_loadu_ps((__mmask16)((1u << live) - 1u), a + VL * nv) : zero;
+#pragma GCC unroll 2
+    for (int64_t j = 0; j < n; j++) {
+        const __m512 bj = _mm512_set1_ps(b[j * ldb]);
+        float *c = C + j * ldc;
+#pragma GCC unroll 4
+        for (int v = 0; v < nv; v++) {
+            const __m512 old = mode == BRGEMM_UPDATE_SET ? zero : _mm512_loadu_ps(c + VL * v);
+            _mm512_storeu_ps(c + VL * v, update(mode, _mm512_fmadd_ps(av[v], bj, zero), old, valpha, vbeta));
+        }
+        if (part)
+            update_part(mode, _mm512_fmadd_ps(at, bj, zero), c + VL * nv, live, valpha, vbeta);
+    }
+}
+
+static inline __attribute__((always_inline)) void rank1_mode(const int mode, const brgemm_args *g, int64_t m,
+                                                             int64_t n, const float *a, const float *b, float *C)
+{
+    const __m512 valpha = _mm512_set1_ps(g->alpha), vbeta = _mm512_set1_ps(g->beta);
+    const int64_t ldb = g->ldb, ldc = g->ldc, band = BRGEMM_MAX_MV * VL;
+    int64_t r = 0;
+    for (; r + band <= m; r += band)
+        rank1_band(mode, BRGEMM_MAX_MV, 0, 0, n, ldb, ldc, a + r, b, C + r, valpha, vbeta);
+    const int nv = (int)((m - r) / VL), live = (int)((m - r) % VL);
+    switch (2 * nv + (live > 0)) {
+    case 1: rank1_band(mode, 0, 1, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
+    case 2: rank1_band(mode, 1, 0, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
+    case 3: rank1_band(mode, 1, 1, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
+    case 4: rank1_band(mode, 2, 0, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
+    case 5: rank1_band(mode, 2, 1, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
+    case 6: rank1_band(mode, 3, 0, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
+    case 7: rank1_band(mode, 3, 1, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
+    default: break; /* 0: m was a multiple of the band */
+    }
+}
+
+static void rank1(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b, float *C)
+{
+    BRGEMM_BY_UPDATE_MODE(g, rank1_mode, g, m, n, a, b, C);
 }
 
 /* One instance per (kind, MV, NB), and the table tile_for reads them from. */
@@ -185,5 +231,5 @@ static brgemm_tile_fn tile_for(int kind, int mv, int nb)
 }
 
 const brgemm_kernel_set brgemm_kernels_avx512 = {
-    "avx512", VL, 4, { NB_MAX_1, NB_MAX_2, NB_MAX_3, NB_MAX_4 }, tile_for
+    "avx512", VL, 4, { NB_MAX_1, NB_MAX_2, NB_MAX_3, NB_MAX_4 }, tile_for, rank1
 };

@@ -106,5 +106,5 @@ static brgemm_tile_fn tile_for(int kind, int mv, int nb)
 }
 
 const brgemm_kernel_set brgemm_kernels_neon = {
-    "neon", VL, 4, { NB_MAX_1, NB_MAX_2, NB_MAX_3, NB_MAX_4 }, tile_for
+    "neon", VL, 4, { NB_MAX_1, NB_MAX_2, NB_MAX_3, NB_MAX_4 }, tile_for, NULL
 };

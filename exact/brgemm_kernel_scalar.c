@@ -6,6 +6,8 @@
  * beta * c + alpha * acc. The row loops are written so a compiler may
  * vectorise them for the baseline CPU without changing any rounding.
  */
+#include <stddef.h>
+
 #include "brgemm_kernels.h"
 #include "brgemm_tile_table.h"
 
@@ -51,4 +53,4 @@ static brgemm_tile_fn tile_for(int kind, int mv, int nb)
     return tiles[kind][nb - 1];
 }
 
-const brgemm_kernel_set brgemm_kernels_scalar = { "scalar", 4, 2, { NB_MAX, NB_MAX, 0, 0 }, tile_for };
+const brgemm_kernel_set brgemm_kernels_scalar = { "scalar", 4, 2, { NB_MAX, NB_MAX, 0, 0 }, tile_for, NULL };

@@ -45,6 +45,44 @@ typedef struct {
 
 typedef void (*brgemm_tile_fn)(const brgemm_args *g, int rows, const brgemm_batch *bt, float *C);
 
+/*
+ * The product of one batch entry with k == 1, a rank-1 update of the whole
+ * m x n C (an ISA path may leave it out: the tiles then run):
+ *
+ *     C := beta * C + alpha * a b        (a: m rows at a[r]; b: n columns at b[j * ldb])
+ *
+ * with the bits of the tile kernels: acc = fma(a[r], b(0, j), 0), then the
+ * same update. One call does it all, with no accumulators to set up or tile
+ * to walk: at k == 1 the time goes into reading and writing C.
+ */
+typedef void (*brgemm_rank1_fn)(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b,
+                                float *C);
+
+/*
+ * How the sums reach C, chosen once per call: BRGEMM_UPDATE_SET
+ * c := alpha * acc (beta == 0, C not read); BRGEMM_UPDATE_ADD c := c + acc
+ * (alpha == beta == 1: the same bits as the general form, without two
+ * multiplications by one); BRGEMM_UPDATE_GENERAL c := fma(beta, c, alpha * acc).
+ */
+enum { BRGEMM_UPDATE_SET, BRGEMM_UPDATE_ADD, BRGEMM_UPDATE_GENERAL };
+
+static inline int brgemm_update_mode(const brgemm_args *g)
+{
+    if (g->beta == 0.0f)
+        return BRGEMM_UPDATE_SET;
+    return g->alpha == 1.0f && g->beta == 1.0f ? BRGEMM_UPDATE_ADD : BRGEMM_UPDATE_GENERAL;
+}
+
+/* F(mode, ...) with the mode of g a compile-time constant in each call (F inlines its mode). */
+#define BRGEMM_BY_UPDATE_MODE(g, F, ...)                                                            \
+    do {                                                                                          \
+        switch (brgemm_update_mode(g)) {                                                          \
+        case BRGEMM_UPDATE_SET: F(BRGEMM_UPDATE_SET, __VA_ARGS__); break;                         \
+        case BRGEMM_UPDATE_ADD: F(BRGEMM_UPDATE_ADD, __VA_ARGS__); break;                         \
+        default: F(BRGEMM_UPDATE_GENERAL, __VA_ARGS__); break;                                    \
+        }                                                                                         \
+    } while (0)
+
 /* The two batch kinds, as indices of the tables below. */
 enum { BRGEMM_KIND_STRIDED = 0, BRGEMM_KIND_POINTERS = 1 };
 
@@ -60,6 +98,7 @@ typedef struct {
     int vl, mv_max;
     int nb_max[BRGEMM_MAX_MV];
     brgemm_tile_fn (*tile)(int kind, int mv, int nb);
+    brgemm_rank1_fn rank1; /* or NULL */
 } brgemm_kernel_set;
 
 extern const brgemm_kernel_set brgemm_kernels_scalar;

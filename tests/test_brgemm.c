@@ -542,6 +542,9 @@ START_TEST(test_sampled_grid)
             { 130, 130, 128, 16, 0, 1, 0 }, { 97, 130, 128, 4, 1, 1, 7 }, { 1, 130, 128, 16, 0, 0, 3 },
             { 130, 1, 128, 16, 1, 0, 11 },  { 1, 1, 128, 16, 0, 1, 2 },    { 1, 1, 1, 1, 1, 0, 0 },
             { 65, 65, 64, 16, 0, 0, 24 },   { 97, 33, 1, 16, 1, 1, 13 },   { 64, 64, 128, 3, 0, 0, 5 },
+            /* k = 1, batch 1: the rank-1 update, over several bands of rows, in every update mode */
+            { 130, 7, 1, 1, 0, 1, 13 },     { 77, 130, 1, 1, 1, 1, 18 },   { 143, 9, 1, 1, 0, 0, 5 },
+            { 64, 3, 1, 1, 0, 1, 0 },       { 15, 5, 1, 1, 1, 0, 5 },
         };
         for (size_t t = 0; t < sizeof big / sizeof big[0]; t++) {
             const bcase cs = grid_case(big[t].row ? SMM_ROW_MAJOR : SMM_COL_MAJOR, big[t].m, big[t].n, big[t].k,
@@ -665,7 +668,8 @@ static void order_case(smm_layout layout, int64_t m, int64_t n, int64_t k, int64
 START_TEST(test_summation_order)
 {
     static const int64_t shapes[][4] = { { 37, 29, 70, 4 }, { 130, 65, 33, 3 }, { 16, 6, 128, 16 },
-                                         { 1, 1, 300, 5 },  { 70, 13, 1, 7 },   { 9, 100, 40, 2 } };
+                                         { 1, 1, 300, 5 },  { 70, 13, 1, 7 },   { 9, 100, 40, 2 },
+                                         { 130, 17, 1, 1 }, { 13, 40, 1, 1 } };
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
     for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++)
