@@ -33,6 +33,16 @@ typedef struct {
     brgemm_tile_fn fn_last[2]; /* per kind: the narrower block */
 } brgemm_band;
 
+/* One tile call, laid out at plan time: its kernel per kind, rows, and offsets in the view's A, B and C. */
+typedef struct {
+    brgemm_tile_fn fn[2];
+    int rows;
+    int64_t a_off, b_off, c_off;
+} brgemm_tile_call;
+
+/* Plans with at most this many tiles keep the list of their tile calls (the small products, where walking costs). */
+#define LISTED_TILES 16
+
 struct brgemm_plan {
     int swap;         /* row-major: A and B trade places */
     int64_t m, n;     /* the column-major view */
@@ -43,6 +53,8 @@ struct brgemm_plan {
     int64_t bands;
     brgemm_band full, last;     /* the bands before the last one, and the last */
     brgemm_rank1_fn rank1;      /* k == 1 and the ISA path has one: batch 1 runs it instead of the tiles */
+    int listed;                 /* calls below, or 0: walk the bands */
+    brgemm_tile_call calls[LISTED_TILES];
     char name[256];
 };
 
@@ -78,6 +90,38 @@ static void band_init(brgemm_band *band, const brgemm_kernel_set *ks, int64_t ro
         band->fn[kind] = ks->tile(kind, mv, (int)band->nb);
         band->fn_last[kind] = band->nb_last > 0 ? ks->tile(kind, mv, (int)band->nb_last) : NULL;
     }
+}
+
+/* The band that band index `band` of p uses. */
+static const brgemm_band *band_at(const brgemm_plan *p, int64_t band)
+{
+    return band + 1 < p->bands ? &p->full : &p->last;
+}
+
+/* Lay out the tile calls of a plan with at most LISTED_TILES of them (p->listed stays 0 otherwise). */
+static void list_tiles(brgemm_plan *p)
+{
+    const int64_t per_band = p->full.even + (p->full.nb_last > 0);
+    const int64_t in_last = p->last.even + (p->last.nb_last > 0);
+    if ((p->bands - 1) * per_band + in_last > LISTED_TILES)
+        return;
+    int t = 0;
+    for (int64_t band = 0; band < p->bands; band++) {
+        const brgemm_band *bd = band_at(p, band);
+        const int64_t r0 = band * p->band_rows;
+        for (int64_t blk = 0, j0 = 0; blk <= bd->even; blk++, j0 += bd->nb) {
+            if (blk == bd->even && bd->nb_last == 0)
+                break;
+            brgemm_tile_call *tc = &p->calls[t++];
+            for (int kind = 0; kind < 2; kind++)
+                tc->fn[kind] = blk < bd->even ? bd->fn[kind] : bd->fn_last[kind];
+            tc->rows = (int)bd->rows;
+            tc->a_off = r0;
+            tc->b_off = j0 * p->args.ldb;
+            tc->c_off = r0 + j0 * p->args.ldc;
+        }
+    }
+    p->listed = t;
 }
 
 /* Elements a rows x cols column-major matrix with leading dimension ld spans. */
@@ -150,6 +194,7 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
         if (p->bands > 1)
             band_init(&p->full, ks, p->band_rows, p->n);
         band_init(&p->last, ks, p->m - (p->bands - 1) * p->band_rows, p->n);
+        list_tiles(p);
         const brgemm_band *show = p->bands > 1 ? &p->full : &p->last;
         snprintf(p->name + len, sizeof p->name - (size_t)len, " tiles %lldx%lld .. %lldx%lld (column-major view)%s",
                  (long long)show->rows, (long long)show->nb, (long long)p->last.rows,
@@ -199,8 +244,14 @@ static void run_tiles(const brgemm_plan *p, int kind, const float *a, const floa
         p->rank1(g, p->m, p->n, strided ? a : ap[0], strided ? b : bp[0], C);
         return;
     }
-    for (int64_t band = 0; band < p->bands; band++) {
-        const brgemm_band *bd = band + 1 < p->bands ? &p->full : &p->last;
+    for (int t = 0; t < p->listed; t++) {
+        const brgemm_tile_call *tc = &p->calls[t];
+        const brgemm_batch bt = { strided ? a + tc->a_off : NULL, strided ? b + tc->b_off : NULL,
+                                  ap, bp, tc->a_off, tc->b_off, batch };
+        tc->fn[kind](g, tc->rows, &bt, C + tc->c_off);
+    }
+    for (int64_t band = 0; band < (p->listed > 0 ? 0 : p->bands); band++) {
+        const brgemm_band *bd = band_at(p, band);
         const int64_t r0 = band * p->band_rows;
         for (int64_t blk = 0, j0 = 0; blk <= bd->even; blk++, j0 += bd->nb) {
             const brgemm_tile_fn fn = blk < bd->even ? bd->fn[kind] : bd->fn_last[kind];

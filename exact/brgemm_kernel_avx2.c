@@ -10,6 +10,7 @@
  * multiply-adds; B columns are reached from bases three columns apart.
  */
 #include <immintrin.h>
+#include <stddef.h>
 
 #include "brgemm_kernels.h"
 #include "brgemm_tile_table.h"

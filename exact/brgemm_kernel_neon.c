@@ -9,6 +9,7 @@
  * (vfmaq_f32). A partial last vector of C is read and written lane by lane.
  */
 #include <arm_neon.h>
+#include <stddef.h>
 
 #include "brgemm_kernels.h"
 #include "brgemm_tile_table.h"
