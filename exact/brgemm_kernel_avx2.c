@@ -8,6 +8,8 @@
  * p, MV loads of a column of A_i (the last one masked to the block's rows
  * with vmaskmovps), then per column one broadcast of B_i(p, j) and MV fused
  * multiply-adds; B columns are reached from bases three columns apart.
+ * At k == 1 and batch 1, rank1 updates the whole C in one call, as on
+ * AVX-512 (up to 4 vectors of A in registers, C streamed once).
  */
 #include <immintrin.h>
 #include <stddef.h>
@@ -103,6 +105,59 @@ tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows,
     BRGEMM_BY_UPDATE_MODE(g, store_tile, mv, nb, acc, last, g, C);
 }
 
+/*
+ * Rank-1 update (k == 1, batch 1; contract in brgemm_kernels.h) of one band
+ * of rows: NV full vectors and, when PART, a last vector masked to `last`,
+ * with the column of A in registers and C streamed once, column by column.
+ */
+#define RANK1_MAX_V 4
+static inline __attribute__((always_inline)) void rank1_band(const int mode, const int nv, const int part,
+                                                             __m256i last, int64_t n, int64_t ldb, int64_t ldc,
+                                                             const float *a, const float *b, float *C,
+                                                             __m256 valpha, __m256 vbeta)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    __m256 av[RANK1_MAX_V];
+#pragma GCC unroll 4
+    for (int v = 0; v < nv; v++)
+        av[v] = _mm256_loadu_ps(a + VL * v);
+    const __m256 at = part ? _mm256_maskload_ps(a + VL * nv, last) : zero;
+#pragma GCC unroll 2
+    for (int64_t j = 0; j < n; j++) {
+        const __m256 bj = _mm256_broadcast_ss(b + j * ldb);
+        float *c = C + j * ldc;
+#pragma GCC unroll 4
+        for (int v = 0; v < nv; v++) {
+            const __m256 old = mode == BRGEMM_UPDATE_SET ? zero : _mm256_loadu_ps(c + VL * v);
+            _mm256_storeu_ps(c + VL * v, update(mode, _mm256_fmadd_ps(av[v], bj, zero), old, valpha, vbeta));
+        }
+        if (part) {
+            const __m256 old = mode == BRGEMM_UPDATE_SET ? zero : _mm256_maskload_ps(c + VL * nv, last);
+            _mm256_maskstore_ps(c + VL * nv, last, update(mode, _mm256_fmadd_ps(at, bj, zero), old, valpha, vbeta));
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void rank1_mode(const int mode, const brgemm_args *g, int64_t m,
+                                                             int64_t n, const float *a, const float *b, float *C)
+{
+    const __m256 valpha = _mm256_set1_ps(g->alpha), vbeta = _mm256_set1_ps(g->beta);
+    const int64_t ldb = g->ldb, ldc = g->ldc, band = RANK1_MAX_V * VL;
+    int64_t r = 0;
+    for (; r + band <= m; r += band)
+        rank1_band(mode, RANK1_MAX_V, 0, lane_mask(VL), n, ldb, ldc, a + r, b, C + r, valpha, vbeta);
+    const int nv = (int)((m - r) / VL), live = (int)((m - r) % VL);
+    const __m256i last = lane_mask(live);
+#define REST_BAND(NV, PART) rank1_band(mode, NV, PART, last, n, ldb, ldc, a + r, b, C + r, valpha, vbeta)
+    BRGEMM_RANK1_REST(nv, live > 0, REST_BAND);
+#undef REST_BAND
+}
+
+static void rank1(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b, float *C)
+{
+    BRGEMM_BY_UPDATE_MODE(g, rank1_mode, g, m, n, a, b, C);
+}
+
 /* One instance per (kind, MV, NB), and the table tile_for reads them from. */
 BRGEMM_TILES_12(0, 1) BRGEMM_TILES_6(0, 2)
 BRGEMM_TILES_12(1, 1) BRGEMM_TILES_6(1, 2)
@@ -117,4 +172,4 @@ static brgemm_tile_fn tile_for(int kind, int mv, int nb)
     return tiles[kind][mv - 1][nb - 1];
 }
 
-const brgemm_kernel_set brgemm_kernels_avx2 = { "avx2", VL, 2, { NB_MAX_1, NB_MAX_2, 0, 0 }, tile_for, NULL };
+const brgemm_kernel_set brgemm_kernels_avx2 = { "avx2", VL, 2, { NB_MAX_1, NB_MAX_2, 0, 0 }, tile_for, rank1 };

@@ -200,16 +200,9 @@ static inline __attribute__((always_inline)) void rank1_mode(const int mode, con
     for (; r + band <= m; r += band)
         rank1_band(mode, BRGEMM_MAX_MV, 0, 0, n, ldb, ldc, a + r, b, C + r, valpha, vbeta);
     const int nv = (int)((m - r) / VL), live = (int)((m - r) % VL);
-    switch (2 * nv + (live > 0)) {
-    case 1: rank1_band(mode, 0, 1, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
-    case 2: rank1_band(mode, 1, 0, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
-    case 3: rank1_band(mode, 1, 1, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
-    case 4: rank1_band(mode, 2, 0, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
-    case 5: rank1_band(mode, 2, 1, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
-    case 6: rank1_band(mode, 3, 0, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
-    case 7: rank1_band(mode, 3, 1, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta); break;
-    default: break; /* 0: m was a multiple of the band */
-    }
+#define REST_BAND(NV, PART) rank1_band(mode, NV, PART, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta)
+    BRGEMM_RANK1_REST(nv, live > 0, REST_BAND);
+#undef REST_BAND
 }
 
 static void rank1(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b, float *C)

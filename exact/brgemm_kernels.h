@@ -83,6 +83,25 @@ static inline int brgemm_update_mode(const brgemm_args *g)
         }                                                                                         \
     } while (0)
 
+/*
+ * The rows a rank-1 kernel has left after its bands of 4 full vectors:
+ * nv (0..3) full vectors and a partial one when `part`; F(NV, PART) is
+ * called with both compile-time constants (nothing when no row is left).
+ */
+#define BRGEMM_RANK1_REST(nv, part, F)                                                              \
+    do {                                                                                          \
+        switch (2 * (nv) + ((part) ? 1 : 0)) {                                                    \
+        case 1: F(0, 1); break;                                                                   \
+        case 2: F(1, 0); break;                                                                   \
+        case 3: F(1, 1); break;                                                                   \
+        case 4: F(2, 0); break;                                                                   \
+        case 5: F(2, 1); break;                                                                   \
+        case 6: F(3, 0); break;                                                                   \
+        case 7: F(3, 1); break;                                                                   \
+        default: break;                                                                           \
+        }                                                                                         \
+    } while (0)
+
 /* The two batch kinds, as indices of the tables below. */
 enum { BRGEMM_KIND_STRIDED = 0, BRGEMM_KIND_POINTERS = 1 };
 

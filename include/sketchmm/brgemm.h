@@ -46,7 +46,8 @@
  * 16 x 6 (AVX2), 16 x 6 (NEON) or 8 x 4 (portable C) elements, column-major
  * view; each block is summed over the whole batch in registers and written
  * once, reading the operands where they are (no packing). With k == 1, a
- * batch of 1 on AVX-512 is one rank-1 update of C instead (the same bits).
+ * batch of 1 on AVX-512 and AVX2 is one rank-1 update of C instead (the
+ * same bits).
  * Sized for the operands of one execution to stay in L1/L2 (m, n, k up to a
  * few hundred).
  */
