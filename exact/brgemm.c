@@ -98,29 +98,36 @@ static const brgemm_band *band_at(const brgemm_plan *p, int64_t band)
     return band + 1 < p->bands ? &p->full : &p->last;
 }
 
+/* Tile calls in band bd: the equal blocks, then the narrower one if any. */
+static int64_t calls_in(const brgemm_band *bd)
+{
+    return bd->even + (bd->nb_last > 0);
+}
+
+/* Tile call blk of band `band`. */
+static brgemm_tile_call tile_call(const brgemm_plan *p, int64_t band, int64_t blk)
+{
+    const brgemm_band *bd = band_at(p, band);
+    const int64_t r0 = band * p->band_rows, j0 = blk * bd->nb;
+    brgemm_tile_call tc;
+    for (int kind = 0; kind < 2; kind++)
+        tc.fn[kind] = blk < bd->even ? bd->fn[kind] : bd->fn_last[kind];
+    tc.rows = (int)bd->rows;
+    tc.a_off = r0;
+    tc.b_off = j0 * p->args.ldb;
+    tc.c_off = r0 + j0 * p->args.ldc;
+    return tc;
+}
+
 /* Lay out the tile calls of a plan with at most LISTED_TILES of them (p->listed stays 0 otherwise). */
 static void list_tiles(brgemm_plan *p)
 {
-    const int64_t per_band = p->full.even + (p->full.nb_last > 0);
-    const int64_t in_last = p->last.even + (p->last.nb_last > 0);
-    if ((p->bands - 1) * per_band + in_last > LISTED_TILES)
+    if ((p->bands - 1) * calls_in(&p->full) + calls_in(&p->last) > LISTED_TILES)
         return;
     int t = 0;
-    for (int64_t band = 0; band < p->bands; band++) {
-        const brgemm_band *bd = band_at(p, band);
-        const int64_t r0 = band * p->band_rows;
-        for (int64_t blk = 0, j0 = 0; blk <= bd->even; blk++, j0 += bd->nb) {
-            if (blk == bd->even && bd->nb_last == 0)
-                break;
-            brgemm_tile_call *tc = &p->calls[t++];
-            for (int kind = 0; kind < 2; kind++)
-                tc->fn[kind] = blk < bd->even ? bd->fn[kind] : bd->fn_last[kind];
-            tc->rows = (int)bd->rows;
-            tc->a_off = r0;
-            tc->b_off = j0 * p->args.ldb;
-            tc->c_off = r0 + j0 * p->args.ldc;
-        }
-    }
+    for (int64_t band = 0; band < p->bands; band++)
+        for (int64_t blk = 0; blk < calls_in(band_at(p, band)); blk++)
+            p->calls[t++] = tile_call(p, band, blk);
     p->listed = t;
 }
 
@@ -231,36 +238,37 @@ static void scale_c(const brgemm_plan *p, float *C)
     }
 }
 
+/* One tile call: the batch of its block (strided: from a and b; pointers: ap, bp), then its kernel. */
+static void run_call(const brgemm_tile_call *tc, int kind, const brgemm_args *g, const float *a, const float *b,
+                     const float *const *ap, const float *const *bp, float *C, int64_t batch)
+{
+    const int strided = kind == BRGEMM_KIND_STRIDED;
+    const brgemm_batch bt = { strided ? a + tc->a_off : NULL, strided ? b + tc->b_off : NULL,
+                              ap, bp, tc->a_off, tc->b_off, batch };
+    tc->fn[kind](g, tc->rows, &bt, C + tc->c_off);
+}
+
 /*
- * Walk the tiles. Strided (kind 0): a and b are the view's A_0 and B_0.
+ * Run the product: the rank-1 kernel, the listed tile calls, or a walk over
+ * the bands. Strided (kind 0): a and b are the view's A_0 and B_0.
  * Pointers (kind 1): ap and bp are the view's arrays.
  */
 static void run_tiles(const brgemm_plan *p, int kind, const float *a, const float *b, const float *const *ap,
                       const float *const *bp, float *C, int64_t batch)
 {
     const brgemm_args *g = &p->args;
-    const int strided = kind == BRGEMM_KIND_STRIDED;
     if (batch == 1 && p->rank1 != NULL) {
+        const int strided = kind == BRGEMM_KIND_STRIDED;
         p->rank1(g, p->m, p->n, strided ? a : ap[0], strided ? b : bp[0], C);
-        return;
-    }
-    for (int t = 0; t < p->listed; t++) {
-        const brgemm_tile_call *tc = &p->calls[t];
-        const brgemm_batch bt = { strided ? a + tc->a_off : NULL, strided ? b + tc->b_off : NULL,
-                                  ap, bp, tc->a_off, tc->b_off, batch };
-        tc->fn[kind](g, tc->rows, &bt, C + tc->c_off);
-    }
-    for (int64_t band = 0; band < (p->listed > 0 ? 0 : p->bands); band++) {
-        const brgemm_band *bd = band_at(p, band);
-        const int64_t r0 = band * p->band_rows;
-        for (int64_t blk = 0, j0 = 0; blk <= bd->even; blk++, j0 += bd->nb) {
-            const brgemm_tile_fn fn = blk < bd->even ? bd->fn[kind] : bd->fn_last[kind];
-            if (fn == NULL)
-                break;
-            const brgemm_batch bt = { strided ? a + r0 : NULL, strided ? b + j0 * g->ldb : NULL,
-                                      ap, bp, r0, j0 * g->ldb, batch };
-            fn(g, (int)bd->rows, &bt, C + r0 + j0 * g->ldc);
-        }
+    } else if (p->listed > 0) {
+        for (int t = 0; t < p->listed; t++)
+            run_call(&p->calls[t], kind, g, a, b, ap, bp, C, batch);
+    } else {
+        for (int64_t band = 0; band < p->bands; band++)
+            for (int64_t blk = 0; blk < calls_in(band_at(p, band)); blk++) {
+                const brgemm_tile_call tc = tile_call(p, band, blk);
+                run_call(&tc, kind, g, a, b, ap, bp, C, batch);
+            }
     }
 }
 
@@ -294,12 +302,6 @@ static smm_status execution_begin(const brgemm_plan *p, const void *A, const voi
 smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
                                   int64_t batch)
 {
-    /* the common call first: everything valid and the tiles to run (the same status as below) */
-    if (plan != NULL && plan->reads && batch > 0 && batch <= plan->max_batch && A != NULL && B != NULL &&
-        C != NULL) {
-        run_tiles(plan, BRGEMM_KIND_STRIDED, plan->swap ? B : A, plan->swap ? A : B, NULL, NULL, C, batch);
-        return SMM_OK;
-    }
     int run;
     const smm_status s = execution_begin(plan, A, B, C, batch, &run);
     if (!run)

@@ -110,14 +110,13 @@ tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows,
  * of rows: NV full vectors and, when PART, a last vector masked to `last`,
  * with the column of A in registers and C streamed once, column by column.
  */
-#define RANK1_MAX_V 4
 static inline __attribute__((always_inline)) void rank1_band(const int mode, const int nv, const int part,
                                                              __m256i last, int64_t n, int64_t ldb, int64_t ldc,
                                                              const float *a, const float *b, float *C,
                                                              __m256 valpha, __m256 vbeta)
 {
     const __m256 zero = _mm256_setzero_ps();
-    __m256 av[RANK1_MAX_V];
+    __m256 av[BRGEMM_RANK1_VECTORS];
 #pragma GCC unroll 4
     for (int v = 0; v < nv; v++)
         av[v] = _mm256_loadu_ps(a + VL * v);
@@ -142,10 +141,10 @@ static inline __attribute__((always_inline)) void rank1_mode(const int mode, con
                                                              int64_t n, const float *a, const float *b, float *C)
 {
     const __m256 valpha = _mm256_set1_ps(g->alpha), vbeta = _mm256_set1_ps(g->beta);
-    const int64_t ldb = g->ldb, ldc = g->ldc, band = RANK1_MAX_V * VL;
+    const int64_t ldb = g->ldb, ldc = g->ldc, band = BRGEMM_RANK1_VECTORS * VL;
     int64_t r = 0;
     for (; r + band <= m; r += band)
-        rank1_band(mode, RANK1_MAX_V, 0, lane_mask(VL), n, ldb, ldc, a + r, b, C + r, valpha, vbeta);
+        rank1_band(mode, BRGEMM_RANK1_VECTORS, 0, lane_mask(VL), n, ldb, ldc, a + r, b, C + r, valpha, vbeta);
     const int nv = (int)((m - r) / VL), live = (int)((m - r) % VL);
     const __m256i last = lane_mask(live);
 #define REST_BAND(NV, PART) rank1_band(mode, NV, PART, last, n, ldb, ldc, a + r, b, C + r, valpha, vbeta)

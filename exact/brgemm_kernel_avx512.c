@@ -172,7 +172,7 @@ static inline __attribute__((always_inline)) void rank1_band(const int mode, con
                                                              const float *b, float *C, __m512 valpha, __m512 vbeta)
 {
     const __m512 zero = _mm512_setzero_ps();
-    __m512 av[BRGEMM_MAX_MV];
+    __m512 av[BRGEMM_RANK1_VECTORS];
 #pragma GCC unroll 4
     for (int v = 0; v < nv; v++)
         av[v] = _mm512_loadu_ps(a + VL * v);
@@ -195,10 +195,10 @@ static inline __attribute__((always_inline)) void rank1_mode(const int mode, con
                                                              int64_t n, const float *a, const float *b, float *C)
 {
     const __m512 valpha = _mm512_set1_ps(g->alpha), vbeta = _mm512_set1_ps(g->beta);
-    const int64_t ldb = g->ldb, ldc = g->ldc, band = BRGEMM_MAX_MV * VL;
+    const int64_t ldb = g->ldb, ldc = g->ldc, band = BRGEMM_RANK1_VECTORS * VL;
     int64_t r = 0;
     for (; r + band <= m; r += band)
-        rank1_band(mode, BRGEMM_MAX_MV, 0, 0, n, ldb, ldc, a + r, b, C + r, valpha, vbeta);
+        rank1_band(mode, BRGEMM_RANK1_VECTORS, 0, 0, n, ldb, ldc, a + r, b, C + r, valpha, vbeta);
     const int nv = (int)((m - r) / VL), live = (int)((m - r) % VL);
 #define REST_BAND(NV, PART) rank1_band(mode, NV, PART, live, n, ldb, ldc, a + r, b, C + r, valpha, vbeta)
     BRGEMM_RANK1_REST(nv, live > 0, REST_BAND);

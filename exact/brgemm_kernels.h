@@ -83,8 +83,11 @@ static inline int brgemm_update_mode(const brgemm_args *g)
         }                                                                                         \
     } while (0)
 
+/* Full vectors per band of rows in the rank-1 kernels (the column of A they hold in registers). */
+#define BRGEMM_RANK1_VECTORS 4
+
 /*
- * The rows a rank-1 kernel has left after its bands of 4 full vectors:
+ * The rows a rank-1 kernel has left after its bands of BRGEMM_RANK1_VECTORS (4) full vectors:
  * nv (0..3) full vectors and a partial one when `part`; F(NV, PART) is
  * called with both compile-time constants (nothing when no row is left).
  */
