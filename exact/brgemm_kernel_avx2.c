@@ -6,7 +6,7 @@
  *
  * The loop is that of brgemm_kernel_avx512.c with 8-wide vectors: per step
  * p, MV loads of a column of A_i (the last one masked to the block's rows
- * with vmaskmovps), then per column one broadcast of B_i(p, j) and MV fused
+ * with vmaskmovps when they do not fill it), then per column one broadcast of B_i(p, j) and MV fused
  * multiply-adds; B columns are reached from bases three columns apart.
  * At k == 1 and batch 1, rank1 updates the whole C in one call, as on
  * AVX-512 (up to 4 vectors of A in registers, C streamed once).
@@ -38,9 +38,12 @@ static inline __attribute__((always_inline)) __m256 update(const int mode, __m25
     return mode == BRGEMM_UPDATE_SET ? r : _mm256_fmadd_ps(vbeta, c, r);
 }
 
-/* Write the mv x nb accumulators to C; the last vector of a column is masked to the block's rows. */
+/*
+ * Write the mv x nb accumulators to C; unless FULL, the last vector of a
+ * column is masked to the block's rows.
+ */
 static inline __attribute__((always_inline)) void
-store_tile(const int mode, const int mv, const int nb, __m256 acc[2][NB_MAX_1], __m256i last,
+store_tile(const int mode, const int mv, const int nb, const int full, __m256 acc[2][NB_MAX_1], __m256i last,
            const brgemm_args *g, float *C)
 {
     const __m256 valpha = _mm256_set1_ps(g->alpha), vbeta = _mm256_set1_ps(g->beta);
@@ -50,7 +53,7 @@ store_tile(const int mode, const int mv, const int nb, __m256 acc[2][NB_MAX_1], 
         float *c = C + j * g->ldc;
 #pragma GCC unroll 2
         for (int v = 0; v < mv; v++) {
-            if (v < mv - 1) {
+            if (v < mv - 1 || full) {
                 const __m256 old = mode == BRGEMM_UPDATE_SET ? zero : _mm256_loadu_ps(c + VL * v);
                 _mm256_storeu_ps(c + VL * v, update(mode, acc[v][j], old, valpha, vbeta));
             } else {
@@ -61,9 +64,15 @@ store_tile(const int mode, const int mv, const int nb, __m256 acc[2][NB_MAX_1], 
     }
 }
 
-static inline __attribute__((always_inline)) void
-tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows, const brgemm_batch *bt,
-     float *C)
+/*
+ * One block. FULL (a compile-time constant) says its last vector of rows is
+ * full (rows == mv * VL): its loads and stores are then plain, as vmaskmovps
+ * costs an extra uop on the arithmetic ports each step, and a masked store
+ * stops a later load of the same C from taking its data from the store.
+ */
+static inline __attribute__((always_inline)) void tile_rows(const int kind, const int mv, const int nb,
+                                                            const int full, const brgemm_args *g, int rows,
+                                                            const brgemm_batch *bt, float *C)
 {
     const __m256i last = lane_mask(rows - VL * (mv - 1));
     const int64_t k = g->k, lda = g->lda, ldb = g->ldb, batch = bt->batch;
@@ -86,7 +95,7 @@ tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows,
             __m256 av[2];
 #pragma GCC unroll 2
             for (int v = 0; v < mv; v++)
-                av[v] = v == mv - 1 ? _mm256_maskload_ps(a + VL * v, last) : _mm256_loadu_ps(a + VL * v);
+                av[v] = v == mv - 1 && !full ? _mm256_maskload_ps(a + VL * v, last) : _mm256_loadu_ps(a + VL * v);
 #pragma GCC unroll 12
             for (int j = 0; j < nb; j++) {
                 const __m256 bj = _mm256_broadcast_ss(&base[j / 3][(j % 3) * ldb]);
@@ -102,8 +111,10 @@ tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows,
     }
 
     /* the update is chosen once per tile, not per element */
-    BRGEMM_BY_UPDATE_MODE(g, store_tile, mv, nb, acc, last, g, C);
+    BRGEMM_BY_UPDATE_MODE(g, store_tile, mv, nb, full, acc, last, g, C);
 }
+
+BRGEMM_TILE_BY_FULL(VL)
 
 /*
  * Rank-1 update (k == 1, batch 1; contract in brgemm_kernels.h) of one band

@@ -47,11 +47,12 @@ static inline void store_part(float *p, float32x4_t x, int live)
         vst1q_lane_f32(p + 2, x, 2);
 }
 
-static inline __attribute__((always_inline)) void
-tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows, const brgemm_batch *bt,
-     float *C)
+/* One block; FULL (compile-time): the rows fill the last vector, whose loads and stores are then whole. */
+static inline __attribute__((always_inline)) void tile_rows(const int kind, const int mv, const int nb,
+                                                            const int full, const brgemm_args *g, int rows,
+                                                            const brgemm_batch *bt, float *C)
 {
-    const int live = rows - VL * (mv - 1);
+    const int live = full ? VL : rows - VL * (mv - 1);
     const int64_t k = g->k, lda = g->lda, ldb = g->ldb, batch = bt->batch;
     float32x4_t acc[BRGEMM_MAX_MV][NB_MAX_1];
 #pragma GCC unroll 16
@@ -92,6 +93,8 @@ tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows,
         }
     }
 }
+
+BRGEMM_TILE_BY_FULL(VL)
 
 /* One instance per (kind, MV, NB), and the table tile_for reads them from. */
 #define TILES_KIND(K) BRGEMM_TILES_16(K, 1) BRGEMM_TILES_12(K, 2) BRGEMM_TILES_8(K, 3) BRGEMM_TILES_6(K, 4)

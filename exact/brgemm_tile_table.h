@@ -11,9 +11,28 @@
  * to define tile_<kind>_<mv>_<nb> for each NB, and
  *     BRGEMM_ROW_24(0, 1)
  * inside an initializer to list them in NB order.
+ *
+ * A file may instead define
+ *     static inline void tile_rows(int kind, int mv, int nb, int full, const brgemm_args *g,
+ *                                  int rows, const brgemm_batch *bt, float *C);
+ * and write BRGEMM_TILE_BY_FULL(VL): tile() then calls it with `full` a
+ * compile-time 1 when the rows fill all mv vectors of VL floats (rows == mv * VL)
+ * and 0 otherwise, so the common full block runs with no masks or lane-wise
+ * pieces in its loop.
  */
 #ifndef EXACT_BRGEMM_TILE_TABLE_H
 #define EXACT_BRGEMM_TILE_TABLE_H
+
+#define BRGEMM_TILE_BY_FULL(VL)                                                                     \
+    static inline __attribute__((always_inline)) void tile(const int kind, const int mv, const int nb,  \
+                                                           const brgemm_args *g, int rows,             \
+                                                           const brgemm_batch *bt, float *C)           \
+    {                                                                                             \
+        if (rows == (VL) * mv)                                                                    \
+            tile_rows(kind, mv, nb, 1, g, rows, bt, C);                                           \
+        else                                                                                      \
+            tile_rows(kind, mv, nb, 0, g, rows, bt, C);                                           \
+    }
 
 #define BRGEMM_TILE(K, MV, NB)                                                                       \
     static void tile_##K##_##MV##_##NB(const brgemm_args *g, int rows, const brgemm_batch *bt,     \
