@@ -6,8 +6,9 @@
  *
  * The loop is that of brgemm_kernel_avx512.c with 8-wide vectors: per step
  * p, MV loads of a column of A_i (the last one masked to the block's rows
- * with vmaskmovps when they do not fill it), then per column one broadcast of B_i(p, j) and MV fused
- * multiply-adds; B columns are reached from bases three columns apart.
+ * with vmaskmovps when they do not fill it), then per column one broadcast
+ * of B_i(p, j) and MV fused multiply-adds; B columns are reached from bases
+ * three columns apart.
  * At k == 1 and batch 1, rank1 updates the whole C in one call, as on
  * AVX-512 (up to 4 vectors of A in registers, C streamed once).
  */

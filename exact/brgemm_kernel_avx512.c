@@ -90,15 +90,17 @@ static inline __attribute__((always_inline)) void update_part(const int mode, __
 }
 
 /*
- * Write the mv x nb accumulators to C with plain (unmasked) loads and
- * stores: a load takes its data straight from an earlier plain store of the
- * same size to the same place (callers often update one C again and again),
- * which it cannot from a masked store: measured on Ice Lake, a 13 x 13 x 1
- * update of the same C took 4 times as long with masked accesses.
+ * Write the mv x nb accumulators to C with plain (unmasked) loads and stores;
+ * unless FULL, the last vector of a column is written as pieces of its `live`
+ * floats (update_part). Plain, because a load takes its data straight from an
+ * earlier plain store of the same size to the same place (callers often
+ * update one C again and again), which it cannot from a masked store:
+ * measured on Ice Lake, a 13 x 13 x 1 update of the same C took 4 times as
+ * long with masked accesses.
  */
 static inline __attribute__((always_inline)) void
-store_tile(const int mode, const int mv, const int nb, __m512 acc[BRGEMM_MAX_MV][NB_MAX_1], int live,
-           const brgemm_args *g, float *C)
+store_tile(const int mode, const int mv, const int nb, const int full, __m512 acc[BRGEMM_MAX_MV][NB_MAX_1],
+           int live, const brgemm_args *g, float *C)
 {
     const __m512 valpha = _mm512_set1_ps(g->alpha), vbeta = _mm512_set1_ps(g->beta);
     const __m512 zero = _mm512_setzero_ps();
@@ -107,7 +109,7 @@ store_tile(const int mode, const int mv, const int nb, __m512 acc[BRGEMM_MAX_MV]
         float *c = C + j * g->ldc;
 #pragma GCC unroll 4
         for (int v = 0; v < mv; v++) {
-            if (v < mv - 1 || live == VL) {
+            if (v < mv - 1 || full) {
                 const __m512 old = mode == BRGEMM_UPDATE_SET ? zero : _mm512_loadu_ps(c + VL * v);
                 _mm512_storeu_ps(c + VL * v, update(mode, acc[v][j], old, valpha, vbeta));
             } else {
@@ -121,8 +123,8 @@ store_tile(const int mode, const int mv, const int nb, __m512 acc[BRGEMM_MAX_MV]
  * One block. FULL (a compile-time constant) says its last vector of rows is
  * full (rows == mv * VL): its loads and stores are then all plain, as a
  * masked load of A costs an extra uop on the FMA ports each step (on Ice Lake
- * the 64 x 6 tile's step took 12.4 cycles instead of 12) and the stores need
- * no piecework.
+ * the 64 x 6 tile's step went from 12.6-13.1 to 12.3-12.5 TSC cycles, the
+ * FMA-port bound being 12) and the stores need no piecework.
  */
 static inline __attribute__((always_inline)) void tile_rows(const int kind, const int mv, const int nb,
                                                             const int full, const brgemm_args *g, int rows,
@@ -166,7 +168,7 @@ static inline __attribute__((always_inline)) void tile_rows(const int kind, cons
     }
 
     /* the update is chosen once per tile, not per element */
-    BRGEMM_BY_UPDATE_MODE(g, store_tile, mv, nb, acc, live, g, C);
+    BRGEMM_BY_UPDATE_MODE(g, store_tile, mv, nb, full, acc, live, g, C);
 }
 
 BRGEMM_TILE_BY_FULL(VL)

@@ -69,12 +69,6 @@ static uint32_t bits_of(float f)
     return u;
 }
 
-static void restore_defaults(void)
-{
-    smm_set_isa(SMM_ISA_AUTO);
-    smm_set_num_threads(0);
-}
-
 /* ------------------------------------------------------------------------- */
 /* Guarded buffers: the returned floats end right before a PROT_NONE page.    */
 /* ------------------------------------------------------------------------- */
@@ -555,7 +549,7 @@ START_TEST(test_sampled_grid)
     }
     ck_assert_int_gt(cases, 0);
     free_arenas();
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -584,7 +578,7 @@ START_TEST(test_real_data)
             run_case(&cs, MODE_REAL, 77 + 10 * t + l, isas, nisa);
         }
     free_arenas();
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -677,7 +671,7 @@ START_TEST(test_summation_order)
             for (int b = 0; b < 2; b++)
                 order_case(l ? SMM_ROW_MAJOR : SMM_COL_MAJOR, shapes[t][0], shapes[t][1], shapes[t][2], shapes[t][3],
                            (float)b, 500 + 4 * t + 2 * (uint64_t)l + (uint64_t)b, isas, nisa);
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -793,7 +787,7 @@ START_TEST(test_plan_keeps_its_path)
         }
         problem_free(&pr);
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -860,7 +854,7 @@ START_TEST(test_concurrent_execution)
             problem_free(&pr);
         }
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -902,7 +896,7 @@ START_TEST(test_beta_zero_strides_overlap)
         }
     }
     free_arenas();
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -980,7 +974,7 @@ START_TEST(test_empty_products)
                 }
         }
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -1020,7 +1014,7 @@ START_TEST(test_empty_c)
                     brgemm_plan_free(plan);
                 }
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -1191,7 +1185,7 @@ START_TEST(test_create_errors)
         ck_assert_int_eq(smm_set_isa((smm_isa)77), SMM_ERR_BAD_ISA);
         expect_create(&d, SMM_OK, "after a rejected unknown path");
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -1269,7 +1263,7 @@ START_TEST(test_execute_errors)
         }
     }
 #undef EXPECT_EXEC
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -1305,7 +1299,7 @@ START_TEST(test_names)
     ck_assert_int_eq(brgemm_plan_create(&d, &plan), SMM_OK);
     ck_assert_ptr_nonnull(strstr(brgemm_plan_name(plan), smm_isa_name(now)));
     brgemm_plan_free(plan);
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -1454,7 +1448,7 @@ START_TEST(test_full_grid)
     free(pool_b);
     free(pool_c);
     free(ref);
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 

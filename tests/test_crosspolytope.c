@@ -23,12 +23,6 @@
 static const double PI = 3.14159265358979323846;
 static const uint64_t SENTINEL = UINT64_C(0xA5A5A5A5DEADBEEF);
 
-static void restore_defaults(void)
-{
-    smm_set_isa(SMM_ISA_AUTO);
-    smm_set_num_threads(0);
-}
-
 /* Standard normal from the test generator (Box-Muller). */
 static double test_gauss(uint64_t *s)
 {
@@ -267,7 +261,7 @@ START_TEST(test_encode_matches_reference_every_path)
                     }
                 }
             }
-            restore_defaults();
+            test_restore_defaults();
             free(X);
             free(Xc);
             free(ref);
@@ -294,7 +288,7 @@ START_TEST(test_encode_large_dim_blocks)
     ck_assert_int_eq(smm_set_num_threads(2), SMM_OK);
     ck_assert_int_eq(sketch_encode(SKETCH_CROSSPOLYTOPE, SMM_ROW_MAJOR, n, d, X, d, bits, 5, got, 5, NULL),
                      SMM_OK);
-    restore_defaults();
+    test_restore_defaults();
     ck_assert_mem_eq(got, ref, sizeof ref);
     free(X);
 }
@@ -527,7 +521,7 @@ START_TEST(test_matches_public)
         }
         ck_assert_ptr_nonnull(sketch_crosspolytope_matches_impl());
     }
-    restore_defaults();
+    test_restore_defaults();
     /* bad input: matches untouched */
     for (int64_t k = 0; k < na * ldm; k++)
         got[k] = 0xBEEF;

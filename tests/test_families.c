@@ -35,12 +35,6 @@
 static const double PI = 3.14159265358979323846;
 static const uint64_t SENTINEL = UINT64_C(0xA5A5A5A5DEADBEEF);
 
-static void restore_defaults(void)
-{
-    smm_set_isa(SMM_ISA_AUTO);
-    smm_set_num_threads(0);
-}
-
 /* 1 when the family's encoder is implemented in this build (cross-polytope may not be yet). */
 static int family_available(sketch_family f)
 {
@@ -391,7 +385,7 @@ START_TEST(test_codes_identical_everywhere)
         uint64_t *ref = malloc((size_t)(n * ld) * 8), *got = malloc((size_t)(n * ld) * 8);
         float *nref = malloc((size_t)n * 4), *ngot = malloc((size_t)n * 4);
         ck_assert(ref && got && nref && ngot);
-        restore_defaults();
+        test_restore_defaults();
         ck_assert_int_eq(smm_set_isa(SMM_ISA_SCALAR), SMM_OK);
         smm_set_num_threads(1);
         for (int64_t k = 0; k < n * ld; k++)
@@ -444,7 +438,7 @@ START_TEST(test_codes_identical_everywhere)
         }
         free(ref), free(got), free(nref), free(ngot);
     }
-    restore_defaults();
+    test_restore_defaults();
     free(X);
     free(Xc);
 }
@@ -453,7 +447,7 @@ END_TEST
 /* Golden code words: computed once from this implementation; a change of codes must be deliberate. */
 START_TEST(test_golden)
 {
-    restore_defaults();
+    test_restore_defaults();
     const float X[3][5] = {
         { 1.0f, -2.0f, 0.5f, 3.25f, -0.75f },
         { -1.5f, 1e-3f, 2.0f, -4.0f, 8.0f },
@@ -492,7 +486,7 @@ END_TEST
 
 START_TEST(test_zero_vectors_and_empty)
 {
-    restore_defaults();
+    test_restore_defaults();
     float Z[4 * 33] = { 0 };
     for (int f = 0; f < 4; f++) {
         const sketch_family fam = (sketch_family)f;
@@ -526,7 +520,7 @@ END_TEST
 
 START_TEST(test_bad_input)
 {
-    restore_defaults();
+    test_restore_defaults();
     float X[3 * 8];
     uint64_t rng = 5;
     test_fill_uniform(X, 24, &rng);
@@ -627,9 +621,9 @@ START_TEST(test_bad_input)
         ck_assert_int_eq(sketch_encode(SKETCH_SIMHASH_STRUCTURED, SMM_ROW_MAJOR, 3, 8, X, 8, 64, 1, codes, 4, NULL),
                          SMM_ERR_ISA_UNAVAILABLE);
         ck_assert(codes[0] == SENTINEL);
-        restore_defaults();
+        test_restore_defaults();
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -700,7 +694,7 @@ static void angle_stats(sketch_family fam, int d, int bits, const float *X, doub
 
 START_TEST(test_unbiased_and_variance)
 {
-    restore_defaults();
+    test_restore_defaults();
     smm_set_num_threads(1); /* thousands of tiny calls (codes do not depend on it) */
     const int dims[2] = { 64, 100 };
     const double thetas[STAT_PAIRS] = { PI / 5, PI / 2, 3 * PI / 4 };
@@ -734,7 +728,7 @@ START_TEST(test_unbiased_and_variance)
                                   sketch_family_name((sketch_family)f), actual[p], var_family[f][p],
                                   var_family[0][p]);
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 

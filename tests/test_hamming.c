@@ -22,12 +22,6 @@
 static const uint16_t SENTINEL16 = 0xBEEF;
 static const uint32_t SENTINEL32 = 0xDEADBEEFu;
 
-static void restore_defaults(void)
-{
-    smm_set_isa(SMM_ISA_AUTO);
-    smm_set_num_threads(0);
-}
-
 /* An ISA path this CPU cannot run, or SMM_ISA_AUTO when it runs them all. */
 static smm_isa unsupported_isa(void)
 {
@@ -279,7 +273,7 @@ START_TEST(test_kernel_dispatch)
     ck_assert_str_eq(hamming_row_kernel_name(SMM_ISA_NEON), "neon_cnt");
     ck_assert_int_eq(smm_set_isa(SMM_ISA_NEON), SMM_OK);
     ck_assert_str_eq(sketch_hamming_impl(), "neon_cnt");
-    restore_defaults();
+    test_restore_defaults();
 #endif
 }
 END_TEST
@@ -342,7 +336,7 @@ static void check_all_pairs(int64_t na, int64_t nb, int64_t words, int64_t lda, 
             }
         }
     }
-    restore_defaults();
+    test_restore_defaults();
     free(abuf.raw);
     free(bbuf.raw);
     free(want);
@@ -389,7 +383,7 @@ END_TEST
 
 START_TEST(test_all_pairs_errors)
 {
-    restore_defaults();
+    test_restore_defaults();
     uint64_t a[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, b[8] = { 8, 7, 6, 5, 4, 3, 2, 1 };
     uint16_t d16[16];
     uint32_t d32[16];
@@ -419,7 +413,7 @@ START_TEST(test_all_pairs_errors)
         smm_set_isa(missing);
         ck_assert_int_eq(sketch_hamming_u16(2, a, 2, 2, b, 2, 2, d16, 2), SMM_ERR_ISA_UNAVAILABLE);
         ck_assert_int_eq(sketch_hamming_u32(2, a, 2, 2, b, 2, 2, d32, 2), SMM_ERR_ISA_UNAVAILABLE);
-        restore_defaults();
+        test_restore_defaults();
     }
     for (int k = 0; k < 16; k++) {
         ck_assert(d16[k] == SENTINEL16);
@@ -511,7 +505,7 @@ static void check_topk(int64_t na, int64_t nb, int64_t words, int64_t k, int64_t
                           threads, (long long)na, (long long)nb, (long long)words, (long long)k, variety);
         }
     }
-    restore_defaults();
+    test_restore_defaults();
     free(abuf.raw);
     free(bbuf.raw);
     free(want_idx);
@@ -556,7 +550,7 @@ END_TEST
 
 START_TEST(test_topk_errors)
 {
-    restore_defaults();
+    test_restore_defaults();
     uint64_t a[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, b[8] = { 8, 7, 6, 5, 4, 3, 2, 1 };
     int64_t idx[8];
     uint32_t dist[8];
@@ -584,7 +578,7 @@ START_TEST(test_topk_errors)
     if (missing != SMM_ISA_AUTO) {
         smm_set_isa(missing);
         ck_assert_int_eq(sketch_hamming_topk(2, a, 2, 2, b, 2, 2, 1, idx, dist, 1), SMM_ERR_ISA_UNAVAILABLE);
-        restore_defaults();
+        test_restore_defaults();
     }
     for (int t = 0; t < 8; t++) {
         ck_assert(idx[t] == -7);

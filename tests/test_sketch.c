@@ -38,12 +38,6 @@ static int64_t max_i64(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
-static void restore_defaults(void)
-{
-    smm_set_isa(SMM_ISA_AUTO);
-    smm_set_num_threads(0);
-}
-
 /* An ISA path this CPU cannot run, or SMM_ISA_AUTO when it runs them all. */
 static smm_isa unsupported_isa(void)
 {
@@ -350,7 +344,7 @@ static float *elem(smm_layout layout, float *X, int64_t ldx, int64_t i, int64_t 
  * dot products). Any IEEE-754 platform must give exactly these. */
 START_TEST(test_golden)
 {
-    restore_defaults();
+    test_restore_defaults();
     /* hyperplane entries, as float bit patterns */
     static const struct { uint64_t seed, b, t; uint32_t bits; } entries[] = {
         { 0, 0, 0, 0x3f6588eeu },                                     /* 0.896620631 */
@@ -522,7 +516,7 @@ START_TEST(test_codes_reproducible)
         }
         free(X);
     }
-    restore_defaults();
+    test_restore_defaults();
     free(ref);
     free(codes);
     free(norms);
@@ -531,7 +525,7 @@ END_TEST
 
 START_TEST(test_codes_unused_bits_and_ldcodes)
 {
-    restore_defaults();
+    test_restore_defaults();
     /* high bits of the last word are 0 even for vectors whose projections are all positive */
     const int64_t n = 5, d = 8;
     float X[5 * 8];
@@ -559,7 +553,7 @@ END_TEST
 
 START_TEST(test_codes_seeds_and_zero)
 {
-    restore_defaults();
+    test_restore_defaults();
     const int64_t n = 10, d = 50;
     const int32_t bits = 256;
     float X[10 * 50];
@@ -603,7 +597,7 @@ END_TEST
  * the projection is not 0. */
 START_TEST(test_codes_scale_and_sign)
 {
-    restore_defaults();
+    test_restore_defaults();
     const int64_t n = 20, d = 33;
     const int32_t bits = 300;
     float X[3][20 * 33];
@@ -627,7 +621,7 @@ END_TEST
 
 START_TEST(test_encode_errors)
 {
-    restore_defaults();
+    test_restore_defaults();
     float X[4 * 6];
     uint64_t rng = 9;
     test_fill_uniform(X, 24, &rng);
@@ -672,7 +666,7 @@ START_TEST(test_encode_errors)
     if (missing != SMM_ISA_AUTO) {
         ck_assert_int_eq(smm_set_isa(missing), SMM_ERR_ISA_UNAVAILABLE);
         ck_assert_int_eq(ENC(SMM_ROW_MAJOR, 4, 6, X, 6, 64, codes, 3), SMM_ERR_ISA_UNAVAILABLE);
-        restore_defaults();
+        test_restore_defaults();
     }
 #undef ENC
     for (int k = 0; k < 12; k++)
@@ -757,7 +751,7 @@ START_TEST(test_hamming_kernel_names)
         ck_assert_int_eq(smm_set_isa(isas[a]), SMM_OK);
         ck_assert_str_eq(sketch_hamming_impl(), hamming_row_kernel_name(isas[a]));
     }
-    restore_defaults();
+    test_restore_defaults();
 #if defined(__x86_64__)
     if (smm_isa_supported(SMM_ISA_AVX2))
         ck_assert_str_eq(hamming_row_kernel_name(SMM_ISA_AVX2), "avx2_pshufb");
@@ -769,7 +763,7 @@ START_TEST(test_hamming_kernel_names)
     if (missing != SMM_ISA_AUTO) {
         smm_set_isa(missing);
         ck_assert_str_eq(sketch_hamming_impl(), "unavailable");
-        restore_defaults();
+        test_restore_defaults();
     }
 }
 END_TEST
@@ -830,13 +824,13 @@ START_TEST(test_hamming_u32_matches_naive)
         free(want);
         free(got);
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
 START_TEST(test_hamming_u32_errors)
 {
-    restore_defaults();
+    test_restore_defaults();
     uint64_t a[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, b[8] = { 8, 7, 6, 5, 4, 3, 2, 1 };
     uint32_t dist[16];
     for (int k = 0; k < 16; k++)
@@ -857,7 +851,7 @@ START_TEST(test_hamming_u32_errors)
     if (missing != SMM_ISA_AUTO) {
         smm_set_isa(missing);
         ck_assert_int_eq(sketch_hamming_u32(2, a, 2, 2, b, 2, 2, dist, 2), SMM_ERR_ISA_UNAVAILABLE);
-        restore_defaults();
+        test_restore_defaults();
     }
     for (int k = 0; k < 16; k++)
         ck_assert(dist[k] == SENTINEL32);
@@ -879,7 +873,7 @@ END_TEST
  */
 START_TEST(test_angle_statistics)
 {
-    restore_defaults();
+    test_restore_defaults();
     smm_set_num_threads(1); /* thousands of tiny calls: no fork/join needed (codes do not depend on it) */
     enum { D = 32, PAIRS = 3, SEEDS = 2000, BITS = 64 };
     const double thetas[PAIRS] = { PI / 6, PI / 2, 2 * PI / 3 };
@@ -938,7 +932,7 @@ START_TEST(test_angle_statistics)
         ck_assert_msg(fabs(var / var_theory - 1.0) <= 0.15, "theta %.4f: variance %.6f, theory %.6f", th, var,
                       var_theory);
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 

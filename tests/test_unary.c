@@ -26,12 +26,6 @@ static float sentinel(void)
     return f;
 }
 
-static void restore_defaults(void)
-{
-    smm_set_isa(SMM_ISA_AUTO);
-    smm_set_num_threads(0);
-}
-
 /* Element (r, c) of a matrix in `layout` with leading dimension ld. */
 static int64_t at(smm_layout layout, int64_t ld, int64_t r, int64_t c)
 {
@@ -145,7 +139,7 @@ START_TEST(test_matches_reference)
                                    (uint64_t)(1000 * _i + 100 * o + 10 * t + l), smm_isa_name(isas[ii]), 0);
         }
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -166,7 +160,7 @@ START_TEST(test_large_transposes)
             check_case(UNARY_RELU, SMM_TRANS, SMM_ROW_MAJOR, 1024, 512, 5, smm_isa_name(isas[ii]), 1);
         }
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -203,7 +197,7 @@ START_TEST(test_relu_special_values)
                 }
         }
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -225,7 +219,7 @@ START_TEST(test_in_place_copy)
             }
         ck_assert_int_eq(unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_NO_TRANS, 9, 11, X, 11, X, 11), SMM_OK);
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -283,7 +277,7 @@ START_TEST(test_errors_leave_b_untouched)
             break;
         }
 #undef EXPECT
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
@@ -299,7 +293,7 @@ START_TEST(test_names)
         ck_assert_int_eq(smm_set_isa(SMM_ISA_AVX512), SMM_OK);
         ck_assert_str_eq(unary_impl(), "unary_avx512");
     }
-    restore_defaults();
+    test_restore_defaults();
 }
 END_TEST
 
