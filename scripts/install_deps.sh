@@ -1,32 +1,134 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages sketchmm needs to build, run its sweep, plot,
-# and run its whole test suite (including the aarch64 build under qemu).
-# Uses apt-get as root, or through sudo otherwise. Safe to run again.
+# and run its whole test suite (including the aarch64 build under qemu), then
+# prove that each toolchain works: a package list alone is not trusted.
+# Uses apt-get as root, or through sudo otherwise. Safe to run again: when
+# every package is present it only runs the checks (a few seconds).
+# Exit status: 0 when every check passed; 1 naming the missing piece and the
+# package that provides it otherwise.
 set -euo pipefail
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 
-native=(build-essential cmake pkg-config git libxxhash-dev check libhdf5-dev zlib1g-dev libjson-c-dev
-        dataset-fashion-mnist python3-h5py python3-numpy python3-matplotlib python3-pandas
-        gcc-aarch64-linux-gnu qemu-user
-        libopenblas-dev libblis-dev   # the peers sketchmm_bench compares exact_sgemm with
-        libxsmm-dev)                  # optional: the BRGEMM peer of sketchmm_bench brgemm (static, linked in)
+# Every package is named, even where another one would pull it in: the install
+# runs with --no-install-recommends, and a package that only arrives as a
+# Recommends (libc6-dev-arm64-cross, the cross C library) arrives nowhere.
+native=(
+  build-essential cmake make pkg-config git python3     # build tools; git: the sweep records its commit
+  libxxhash-dev libgomp1                                 # library: xxHash seeds, OpenMP runtime
+  check libsubunit-dev                                   # Check unit tests
+  libhdf5-dev zlib1g-dev libjson-c-dev                   # data loaders, sweep driver, spec files
+  dataset-fashion-mnist                                  # the default sweep's data
+  python3-h5py python3-numpy python3-matplotlib python3-pandas   # analysis and plot (/usr/bin/python3)
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross libgomp1-arm64-cross   # aarch64 cross build ...
+  qemu-user                                              # ... run under qemu-aarch64
+  libopenblas-dev libblis-dev   # the peers sketchmm_bench compares exact_sgemm with
+  libxsmm-dev                   # the BRGEMM peer of sketchmm_bench brgemm (static, linked in)
+)
 # Check and xxHash for the aarch64 test build (Debian multiarch).
 arm64=(check:arm64 libsubunit-dev:arm64 libxxhash-dev:arm64)
 
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
 missing=()
-for p in "${native[@]}" "${arm64[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+for p in "${native[@]}" "${arm64[@]}"; do installed "$p" || missing+=("$p"); done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install_deps: every package is already installed"
-  exit 0
+else
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    "${SUDO[@]}" dpkg --add-architecture arm64
+  fi
+  echo "install_deps: installing ${missing[*]}"
+  "${SUDO[@]}" apt-get update -q
+  "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-  "${SUDO[@]}" dpkg --add-architecture arm64
+# ---------------------------------------------------------------------------
+# Smoke checks: each toolchain does the job the build and the tests ask of it.
+# ---------------------------------------------------------------------------
+problems=()
+# fail WHAT PACKAGE: record a missing piece and the package that provides it.
+fail() { problems+=("$1 (package $2)"); }
+# need_cmd COMMAND PACKAGE
+need_cmd() { command -v "$1" >/dev/null 2>&1 || fail "command $1 not found" "$2"; }
+
+for tool in "gcc build-essential" "make make" "cmake cmake" "ctest cmake" "pkg-config pkg-config" \
+            "git git" "aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu" "qemu-aarch64 qemu-user"; do
+  need_cmd $tool
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/hello.c" <<'EOF'
+#include <omp.h>
+#include <stdio.h>
+#include <xxhash.h>
+int main(void) {
+  int n = 0;
+#pragma omp parallel reduction(+ : n)
+  n += 1;
+  printf("%d %llx\n", n > 0, (unsigned long long)XXH3_64bits("sketchmm", 8));
+  return 0;
+}
+EOF
+
+# native: C compiler, OpenMP and xxHash link and run
+if gcc -fopenmp "$tmp/hello.c" -o "$tmp/hello_native" -lxxhash >"$tmp/native.log" 2>&1; then
+  "$tmp/hello_native" >"$tmp/native.out" 2>&1 || fail "the native test program does not run: $(head -c 300 "$tmp/native.out")" "libgomp1, libxxhash0"
+else
+  fail "gcc cannot build an OpenMP + xxHash program: $(head -c 300 "$tmp/native.log")" "build-essential, libgomp1, libxxhash-dev"
 fi
-echo "install_deps: installing ${missing[*]}"
-"${SUDO[@]}" apt-get update -q
-"${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+# aarch64: the cross compiler links against the cross C library, OpenMP and arm64 xxHash; qemu runs it
+if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
+  if aarch64-linux-gnu-gcc -fopenmp "$tmp/hello.c" -o "$tmp/hello_arm64" -lxxhash >"$tmp/arm64.log" 2>&1; then
+    if command -v qemu-aarch64 >/dev/null 2>&1; then
+      if qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib \
+           "$tmp/hello_arm64" >"$tmp/arm64.out" 2>&1; then
+        [ -f "$tmp/native.out" ] && ! cmp -s "$tmp/native.out" "$tmp/arm64.out" &&
+          fail "the aarch64 program printed '$(cat "$tmp/arm64.out")', the native one '$(cat "$tmp/native.out")'" "qemu-user"
+      else
+        fail "qemu-aarch64 cannot run a cross-built program: $(head -c 300 "$tmp/arm64.out")" "qemu-user, libgomp1-arm64-cross, libxxhash0:arm64"
+      fi
+    fi
+  else
+    hint="libc6-dev-arm64-cross, libgomp1-arm64-cross, libxxhash-dev:arm64"
+    grep -q "crt1.o\|crti.o\|stdio.h" "$tmp/arm64.log" && hint="libc6-dev-arm64-cross"
+    fail "aarch64-linux-gnu-gcc cannot link an OpenMP + xxHash program: $(grep -m 2 -i 'error\|cannot' "$tmp/arm64.log" | tr '\n' ' ')" "$hint"
+  fi
+fi
+
+# pkg-config: what CMake looks up, for the architectures that use it (the aarch64 test build is the
+# core library and its Check suites: check and xxhash only)
+for mod in "check check" "libxxhash libxxhash-dev" "json-c libjson-c-dev" "hdf5 libhdf5-dev" "zlib zlib1g-dev"; do
+  set -- $mod
+  pkg-config --exists "$1" 2>/dev/null || fail "pkg-config does not find $1 (x86_64)" "$2"
+done
+for mod in "check check:arm64" "libxxhash libxxhash-dev:arm64"; do
+  set -- $mod
+  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config --exists "$1" 2>/dev/null ||
+    fail "pkg-config does not find $1 for aarch64" "$2"
+done
+
+# Python: Debian's interpreter (a pyenv python3 may come first on PATH) with the analysis modules
+if [ -x /usr/bin/python3 ]; then
+  for mod in "h5py python3-h5py" "numpy python3-numpy" "matplotlib python3-matplotlib" "pandas python3-pandas"; do
+    set -- $mod
+    /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || fail "/usr/bin/python3 cannot import $1" "$2"
+  done
+else
+  fail "/usr/bin/python3 not found" "python3"
+fi
+
+# the default sweep's data
+for f in train-images-idx3-ubyte.gz t10k-images-idx3-ubyte.gz; do
+  [ -r "/usr/share/datasets/fashion-mnist/$f" ] || fail "/usr/share/datasets/fashion-mnist/$f missing" "dataset-fashion-mnist"
+done
+
+if [ ${#problems[@]} -ne 0 ]; then
+  echo "install_deps: the set-up is incomplete:" >&2
+  printf '  - %s\n' "${problems[@]}" >&2
+  exit 1
+fi
+echo "install_deps: checked: gcc + OpenMP + xxHash, aarch64 cross build under qemu, pkg-config (x86_64, aarch64), /usr/bin/python3 modules, Fashion-MNIST"
