@@ -1,23 +1,44 @@
 /*
  * results_h5.c - the HDF5 results table of a sweep. See results_h5.h.
  */
+#define _GNU_SOURCE /* fallocate, FALLOC_FL_KEEP_SIZE */
 #include "results_h5.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <hdf5.h>
 
-/* Rows per chunk of /results: a few kilobytes. */
-#define RESULTS_CHUNK_ROWS 64
+/*
+ * One row per chunk: each chunk carries its own Fletcher32 checksum, so a
+ * damaged row is found (and dropped by a salvage) on its own, and an append
+ * writes a new chunk without rewriting the chunk of earlier rows.
+ */
+#define RESULTS_CHUNK_ROWS 1
+
+/*
+ * Bytes of disk reserved beyond the end of the file before every change
+ * (results_reserve): far more than one row's chunk and the metadata an
+ * append or an attribute adds (a few KiB), so a full disk fails the
+ * reservation, before HDF5 has changed anything, not a write half done.
+ */
+#define RESULTS_RESERVE_BYTES (64 * 1024)
 
 struct results_file {
     hid_t file;
     hid_t dset;
     hid_t memtype;  /* the layout of results_row in memory */
     int64_t rows;
+    int failed;     /* a change failed: the file takes no more (its rows stay valid) */
+    char *path;     /* results_create: the final path, and the temporary file written until published */
+    char *tmp_path;
 };
 
 static void set_msg(char *msg, size_t msg_size, const char *fmt, ...)
@@ -125,6 +146,17 @@ static hid_t row_type(int file_layout)
     return t;
 }
 
+void results_library_setup(void)
+{
+    /*
+     * HDF5 1.10 closes open files again at exit and crashes on one whose
+     * close failed after a write error (H5F__close_cb): files are closed
+     * explicitly here, so its exit handler is not wanted.
+     */
+    H5dont_atexit();
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
 /*
  * What results_create and results_open (named by who) do first: check the
  * arguments, quiet HDF5 (errors are reported through statuses and msg) and
@@ -149,6 +181,30 @@ static smm_status results_begin(const char *who, const char *path, results_file 
     return SMM_OK;
 }
 
+/*
+ * Make sure the next RESULTS_RESERVE_BYTES past the end of the file can be
+ * written: within the file size limit (RLIMIT_FSIZE) and allocated on disk
+ * without changing the file's size (fallocate with FALLOC_FL_KEEP_SIZE), so
+ * that the writes of the change that follows cannot fail for want of space.
+ */
+static smm_status results_reserve(results_file *f)
+{
+    if (f->failed)
+        return SMM_ERR_IO;
+    int *fd = NULL;
+    struct stat st;
+    struct rlimit lim;
+    if (H5Fget_vfd_handle(f->file, H5P_DEFAULT, (void **)&fd) < 0 || fd == NULL || fstat(*fd, &st) != 0)
+        return SMM_ERR_IO;
+    if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+        (uint64_t)st.st_size + RESULTS_RESERVE_BYTES > (uint64_t)lim.rlim_cur)
+        return SMM_ERR_IO;
+    if (fallocate(*fd, FALLOC_FL_KEEP_SIZE, st.st_size, RESULTS_RESERVE_BYTES) == 0)
+        return SMM_OK;
+    /* file systems without fallocate: the writes themselves will tell */
+    return errno == EOPNOTSUPP || errno == ENOSYS ? SMM_OK : SMM_ERR_IO;
+}
+
 smm_status results_create(const char *path, results_file **out, char *msg, size_t msg_size)
 {
     results_file *f;
@@ -157,9 +213,18 @@ smm_status results_create(const char *path, results_file **out, char *msg, size_
         return begun;
 
     hid_t filetype = -1, space = -1, dcpl = -1;
-    f->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    size_t len = strlen(path) + 32;
+    f->path = strdup(path);
+    f->tmp_path = malloc(len);
+    if (f->path == NULL || f->tmp_path == NULL) {
+        set_msg(msg, msg_size, "out of memory");
+        results_close(f);
+        return SMM_ERR_NO_MEMORY;
+    }
+    snprintf(f->tmp_path, len, "%s.tmp.%ld", path, (long)getpid());
+    f->file = H5Fcreate(f->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f->file < 0) {
-        set_msg(msg, msg_size, "cannot create HDF5 file %s", path);
+        set_msg(msg, msg_size, "cannot create HDF5 file %s", f->tmp_path);
         goto fail;
     }
     f->memtype = row_type(0);
@@ -167,23 +232,19 @@ smm_status results_create(const char *path, results_file **out, char *msg, size_
     hsize_t dims[1] = { 0 }, maxdims[1] = { H5S_UNLIMITED }, chunk[1] = { RESULTS_CHUNK_ROWS };
     space = H5Screate_simple(1, dims, maxdims);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (f->memtype < 0 || filetype < 0 || space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, chunk) < 0) {
+    if (f->memtype < 0 || filetype < 0 || space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, chunk) < 0 ||
+        H5Pset_fletcher32(dcpl) < 0) {
         set_msg(msg, msg_size, "%s: cannot set up the /results table type", path);
         goto fail;
     }
-    f->dset = H5Dcreate2(f->file, "results", filetype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    if (f->dset < 0) {
-        set_msg(msg, msg_size, "%s: cannot create the /results table", path);
+    if (results_reserve(f) != SMM_OK ||
+        (f->dset = H5Dcreate2(f->file, "results", filetype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0) {
+        set_msg(msg, msg_size, "%s: cannot create the /results table", f->tmp_path);
         goto fail;
     }
     H5Pclose(dcpl);
     H5Sclose(space);
     H5Tclose(filetype);
-    if (H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0) {
-        set_msg(msg, msg_size, "%s: cannot flush the new file", path);
-        results_close(f);
-        return SMM_ERR_IO;
-    }
     *out = f;
     return SMM_OK;
 
@@ -196,6 +257,27 @@ fail:
         H5Tclose(filetype);
     results_close(f);
     return SMM_ERR_IO;
+}
+
+smm_status results_publish(results_file *f, char *msg, size_t msg_size)
+{
+    if (f == NULL)
+        return SMM_ERR_NULL_POINTER;
+    if (f->tmp_path == NULL)
+        return SMM_OK;
+    int *fd = NULL;
+    if (f->failed || H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0 ||
+        H5Fget_vfd_handle(f->file, H5P_DEFAULT, (void **)&fd) < 0 || fd == NULL || fsync(*fd) != 0) {
+        set_msg(msg, msg_size, "cannot write %s", f->tmp_path);
+        return SMM_ERR_IO;
+    }
+    if (rename(f->tmp_path, f->path) != 0) {
+        set_msg(msg, msg_size, "cannot rename %s to %s: %s", f->tmp_path, f->path, strerror(errno));
+        return SMM_ERR_IO;
+    }
+    free(f->tmp_path);
+    f->tmp_path = NULL;
+    return SMM_OK;
 }
 
 smm_status results_open(const char *path, int writable, results_file **out, char *msg, size_t msg_size)
@@ -251,23 +333,60 @@ fail:
     return s;
 }
 
-smm_status results_read_rows(const results_file *f, results_row **rows, int64_t *count)
+/* Read rows [first, first + count) into r; negative when HDF5 fails (a checksum among them). */
+static herr_t read_range(const results_file *f, hsize_t first, hsize_t count, results_row *r)
+{
+    hid_t fspace = H5Dget_space(f->dset);
+    hid_t mspace = H5Screate_simple(1, &count, NULL);
+    herr_t err = fspace < 0 || mspace < 0 ? -1 : H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &first, NULL, &count, NULL);
+    if (err >= 0)
+        err = H5Dread(f->dset, f->memtype, mspace, fspace, H5P_DEFAULT, r);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    return err;
+}
+
+smm_status results_read_rows(const results_file *f, results_row **rows, int64_t *count,
+                             unsigned char **unreadable)
 {
     if (f == NULL || rows == NULL || count == NULL)
         return SMM_ERR_NULL_POINTER;
     *rows = NULL;
     *count = 0;
+    if (unreadable != NULL)
+        *unreadable = NULL;
     if (f->rows == 0)
         return SMM_OK;
     results_row *r = calloc((size_t)f->rows, sizeof *r);
-    if (r == NULL)
-        return SMM_ERR_NO_MEMORY;
-    if (H5Dread(f->dset, f->memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, r) < 0) {
+    unsigned char *bad = calloc((size_t)f->rows, 1);
+    if (r == NULL || bad == NULL) {
         free(r);
-        return SMM_ERR_IO;
+        free(bad);
+        return SMM_ERR_NO_MEMORY;
+    }
+    int64_t nbad = 0;
+    if (read_range(f, 0, (hsize_t)f->rows, r) < 0) {
+        /* Some chunk fails its checksum (or cannot be read): find the rows, one at a time. */
+        for (int64_t i = 0; i < f->rows; i++)
+            if (read_range(f, (hsize_t)i, 1, &r[i]) < 0) {
+                memset(&r[i], 0, sizeof r[i]);
+                bad[i] = 1;
+                nbad++;
+            }
+    }
+    if (nbad > 0 && unreadable == NULL) {
+        free(r);
+        free(bad);
+        return SMM_ERR_BAD_FORMAT;
     }
     *rows = r;
     *count = f->rows;
+    if (unreadable != NULL)
+        *unreadable = bad;
+    else
+        free(bad);
     return SMM_OK;
 }
 
@@ -284,19 +403,36 @@ static hid_t vlen_string_type(void)
     return t;
 }
 
+/*
+ * Open attribute name of the root group and its type: SMM_OK (close both
+ * after), SMM_ERR_BAD_FORMAT when it is missing, SMM_ERR_IO.
+ */
+static smm_status open_attr(const results_file *f, const char *name, hid_t *attr, hid_t *ftype)
+{
+    if (H5Aexists(f->file, name) <= 0)
+        return SMM_ERR_BAD_FORMAT;
+    *attr = H5Aopen(f->file, name, H5P_DEFAULT);
+    if (*attr < 0)
+        return SMM_ERR_IO;
+    *ftype = H5Aget_type(*attr);
+    if (*ftype < 0) {
+        H5Aclose(*attr);
+        return SMM_ERR_IO;
+    }
+    return SMM_OK;
+}
+
 smm_status results_get_attr_string(const results_file *f, const char *name, char **value)
 {
     if (f == NULL || name == NULL || value == NULL)
         return SMM_ERR_NULL_POINTER;
     *value = NULL;
-    if (H5Aexists(f->file, name) <= 0)
-        return SMM_ERR_BAD_FORMAT;
-    hid_t attr = H5Aopen(f->file, name, H5P_DEFAULT);
-    if (attr < 0)
-        return SMM_ERR_IO;
-    hid_t ftype = H5Aget_type(attr);
-    smm_status s = SMM_ERR_BAD_FORMAT;
-    if (ftype >= 0 && H5Tget_class(ftype) == H5T_STRING && H5Tis_variable_str(ftype) > 0) {
+    hid_t attr, ftype;
+    smm_status s = open_attr(f, name, &attr, &ftype);
+    if (s != SMM_OK)
+        return s;
+    s = SMM_ERR_BAD_FORMAT;
+    if (H5Tget_class(ftype) == H5T_STRING && H5Tis_variable_str(ftype) > 0) {
         hid_t mtype = vlen_string_type();
         char *v = NULL;
         s = SMM_ERR_IO;
@@ -308,8 +444,23 @@ smm_status results_get_attr_string(const results_file *f, const char *name, char
         if (mtype >= 0)
             H5Tclose(mtype);
     }
-    if (ftype >= 0)
-        H5Tclose(ftype);
+    H5Tclose(ftype);
+    H5Aclose(attr);
+    return s;
+}
+
+smm_status results_get_attr_int64(const results_file *f, const char *name, int64_t *value)
+{
+    if (f == NULL || name == NULL || value == NULL)
+        return SMM_ERR_NULL_POINTER;
+    hid_t attr, ftype;
+    smm_status s = open_attr(f, name, &attr, &ftype);
+    if (s != SMM_OK)
+        return s;
+    s = SMM_ERR_BAD_FORMAT;
+    if (H5Tget_class(ftype) == H5T_INTEGER)
+        s = H5Aread(attr, H5T_NATIVE_INT64, value) >= 0 ? SMM_OK : SMM_ERR_IO;
+    H5Tclose(ftype);
     H5Aclose(attr);
     return s;
 }
@@ -365,6 +516,8 @@ static smm_status set_attr(results_file *f, const char *name, hid_t type, const 
 {
     if (f == NULL || name == NULL || value == NULL)
         return SMM_ERR_NULL_POINTER;
+    if (results_reserve(f) != SMM_OK)
+        return SMM_ERR_IO;
     if (H5Aexists(f->file, name) > 0 && H5Adelete(f->file, name) < 0)
         return SMM_ERR_IO;
     hid_t space = H5Screate(H5S_SCALAR);
@@ -404,24 +557,31 @@ smm_status results_append(results_file *f, const results_row *row)
 {
     if (f == NULL || row == NULL)
         return SMM_ERR_NULL_POINTER;
+    if (results_reserve(f) != SMM_OK)
+        return SMM_ERR_IO;
     hsize_t size[1] = { (hsize_t)f->rows + 1 };
     if (H5Dset_extent(f->dset, size) < 0)
         return SMM_ERR_IO;
     hid_t fspace = H5Dget_space(f->dset);
-    if (fspace < 0)
-        return SMM_ERR_IO;
     hsize_t start[1] = { (hsize_t)f->rows }, count[1] = { 1 };
     hid_t mspace = H5Screate_simple(1, count, NULL);
-    herr_t err = mspace < 0 ? -1 : H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
+    herr_t err = fspace < 0 || mspace < 0 ? -1 : H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
     if (err >= 0)
         err = H5Dwrite(f->dset, f->memtype, mspace, fspace, H5P_DEFAULT, row);
     if (mspace >= 0)
         H5Sclose(mspace);
-    H5Sclose(fspace);
-    if (err < 0)
-        return SMM_ERR_IO;
-    f->rows++;
-    return H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0 ? SMM_ERR_IO : SMM_OK;
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (err >= 0 && H5Fflush(f->file, H5F_SCOPE_GLOBAL) >= 0) {
+        f->rows++;
+        return SMM_OK;
+    }
+    /* The row did not make it: the table goes back to its rows (no blank row), and takes no more. */
+    size[0] = (hsize_t)f->rows;
+    H5Dset_extent(f->dset, size);
+    H5Fflush(f->file, H5F_SCOPE_GLOBAL);
+    f->failed = 1;
+    return SMM_ERR_IO;
 }
 
 int64_t results_rows(const results_file *f)
@@ -440,6 +600,10 @@ smm_status results_close(results_file *f)
         err |= H5Tclose(f->memtype);
     if (f->file >= 0)
         err |= H5Fclose(f->file);
+    if (f->tmp_path != NULL) /* never published: the file was not finished */
+        unlink(f->tmp_path);
+    free(f->tmp_path);
+    free(f->path);
     free(f);
     return err < 0 ? SMM_ERR_IO : SMM_OK;
 }

@@ -2,13 +2,20 @@
  * results_h5.h - the HDF5 results file of one sweep (sketchmm_sweep).
  *
  * File layout
- *   /results   a 1-D dataset of compound rows, one per configuration, chunked
- *              and extendible (maximum size unlimited). Rows are appended one
- *              at a time and the file is flushed after each, so a sweep that
- *              is interrupted, even by SIGKILL between two appends, leaves a
- *              readable file holding every finished row; results_open()
- *              reopens it to append more (resume). Field names are plain identifiers, so h5py gives a numpy
- *              structured array and pandas.DataFrame(f["results"][:]) works.
+ *   /results   a 1-D dataset of compound rows, one per configuration,
+ *              extendible (maximum size unlimited), one row per chunk, each
+ *              chunk with HDF5's Fletcher32 checksum (files of sketchmm 0.1
+ *              before it have 64-row chunks without checksums, and are read
+ *              all the same). Rows are appended one at a time and the file
+ *              is flushed after each, so a sweep that is interrupted, even by
+ *              SIGKILL between two appends, leaves a readable file holding
+ *              every finished row; results_open() reopens it to append more
+ *              (resume). Before every change, disk space well beyond what the
+ *              change needs is reserved (posix_fallocate), so a full disk
+ *              refuses the row before the file is touched; an append that
+ *              fails all the same shrinks the table back to its rows. Field
+ *              names are plain identifiers, so h5py gives a numpy structured
+ *              array and pandas.DataFrame(f["results"][:]) works.
  *   attributes of the root group: strings (variable-length UTF-8, read by
  *              h5py as str) and integers describing the run; see
  *              results_set_attr_*() and the sweep driver for the names.
@@ -138,11 +145,27 @@ typedef struct {
 typedef struct results_file results_file;
 
 /*
- * Create (or truncate: an existing file is overwritten) the file at path with
- * an empty /results table. On failure *out is NULL and msg (when not NULL)
- * says why.
+ * Call first in a program, before any other HDF5 call: no HDF5 exit handler
+ * (HDF5 1.10's crashes on a file whose close failed after a write error),
+ * no HDF5 error printing.
+ */
+void results_library_setup(void);
+
+/*
+ * Start a new results file for path with an empty /results table. It is
+ * written as "<path>.tmp.<pid>" until results_publish() renames it to path
+ * (replacing any file there) in one step, so path never holds a file
+ * without its attributes; results_close() of a file never published deletes
+ * it. On failure *out is NULL and msg (when not NULL) says why.
  */
 smm_status results_create(const char *path, results_file **out, char *msg, size_t msg_size);
+
+/*
+ * Flush a file of results_create to disk (fsync) and rename it to its path.
+ * The handle stays open for more rows. SMM_OK at once for a file of
+ * results_open or one already published.
+ */
+smm_status results_publish(results_file *f, char *msg, size_t msg_size);
 
 /*
  * Open an existing results file: read-only (writable 0) or to append rows
@@ -153,14 +176,23 @@ smm_status results_create(const char *path, results_file **out, char *msg, size_
  */
 smm_status results_open(const char *path, int writable, results_file **out, char *msg, size_t msg_size);
 
-/* Every row, malloc'ed into *rows (NULL when there are none), *count rows. */
-smm_status results_read_rows(const results_file *f, results_row **rows, int64_t *count);
+/*
+ * Every row, malloc'ed into *rows (NULL when there are none), *count rows.
+ * A row whose chunk fails its checksum (or cannot be read) gives
+ * SMM_ERR_BAD_FORMAT when unreadable is NULL; otherwise *unreadable receives
+ * a malloc'ed array of *count flags, 1 for such a row (its fields zeroed).
+ */
+smm_status results_read_rows(const results_file *f, results_row **rows, int64_t *count,
+                             unsigned char **unreadable);
 
 /*
  * A string attribute of the root group, malloc'ed into *value.
  * SMM_ERR_BAD_FORMAT when it is missing or not a string.
  */
 smm_status results_get_attr_string(const results_file *f, const char *name, char **value);
+
+/* An integer attribute of the root group. SMM_ERR_BAD_FORMAT when it is missing or not an integer. */
+smm_status results_get_attr_int64(const results_file *f, const char *name, int64_t *value);
 
 /* Copy every attribute of src's root group to dst's (strings and integers). */
 smm_status results_copy_attrs(results_file *dst, const results_file *src);
@@ -170,7 +202,10 @@ smm_status results_set_attr_string(results_file *f, const char *name, const char
 smm_status results_set_attr_int64(results_file *f, const char *name, int64_t value);
 smm_status results_set_attr_uint64(results_file *f, const char *name, uint64_t value);
 
-/* Append one row to /results and flush the file to disk. */
+/*
+ * Append one row to /results and flush the file. On failure (SMM_ERR_IO) the
+ * table keeps the rows it had, and every later change of this handle fails.
+ */
 smm_status results_append(results_file *f, const results_row *row);
 
 /* Rows written so far. */

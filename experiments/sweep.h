@@ -7,7 +7,11 @@
  *   sweep_spec.c     the spec file (JSON, json-c) and the canonical spec
  *   sweep_grid.c     the configurations: expansion, keys and hashes, shards
  *   sweep_progress.c done / total, elapsed and ETA on stderr
- *   sweep_merge.c    `sketchmm_sweep merge`: shard files into one
+ *   sweep_merge.c    `sketchmm_sweep merge`: shard files into one (and
+ *                    --salvage: the sound rows of a damaged file)
+ *   sweep_output.c   the results file of a run: refused, resumed, or
+ *                    created on the first row with the run's attributes
+ *   sweep_check.c    the integrity of a results file's rows
  *   sweep_data.c     the input vectors of a context (Fashion-MNIST, synthetic,
  *                    an HDF5 matrix or an ann-benchmarks file)
  *   sweep_rounds.c   the timing scheme shared by both modes, and the rows
@@ -101,6 +105,7 @@ typedef struct {
     int64_t rank;                               /* lowrank */
     double noise;                               /* lowrank */
     const char *data_file;                      /* h5: "FILE:/PATH"; ann: FILE (one file data set per sweep) */
+    char data_file_store[1024];                 /* where data_file points after parsing */
 
     /* measurement */
     int warmup, reps, topk_reps;
@@ -195,15 +200,21 @@ int64_t sweep_bytes_per_vector(approx_method method, int32_t size, int64_t k);
 /* ------------------------------------------------------------------------ */
 
 /*
- * Read the JSON spec at path and pass each key to apply(name, value, ctx)
- * as the flag it stands for ("topk_bits": [256, 512] -> "topk-bits",
- * "256,512"; "sizes": {"srht": [8]} -> "sizes", "srht=8"), in file order.
- * apply returns 1 when the value is good. Returns 1, or 0 with a one-line
- * message in msg naming the file and the key (unknown key, wrong type, bad
- * value, empty list, unreadable file, invalid JSON).
+ * Read the JSON spec at path and pass each key to apply(name, value, ctx,
+ * why, why_size) as the flag it stands for ("topk_bits": [256, 512] ->
+ * "topk-bits", "256,512"; "sizes": {"srht": [8]} -> "sizes", "srht=8"), in
+ * file order. apply returns 1 when the value is good, else 0 with why
+ * (possibly empty) saying what is wrong with it. Returns 1, or 0 with a
+ * one-line message in msg naming the file and the key (unknown key, a key
+ * twice in one object, wrong type, bad value, empty or too long list,
+ * unreadable file, invalid JSON).
  */
-typedef int (*sweep_spec_apply_fn)(const char *flag, const char *value, void *ctx);
+typedef int (*sweep_spec_apply_fn)(const char *flag, const char *value, void *ctx, char *why, size_t why_size);
 int sweep_spec_load(const char *path, sweep_spec_apply_fn apply, void *ctx, char *msg, size_t msg_size);
+
+/* The same for spec text text[0..len) (label names it in messages). */
+int sweep_spec_parse(const char *label, const char *text, size_t len, sweep_spec_apply_fn apply, void *ctx,
+                     char *msg, size_t msg_size);
 
 /*
  * The effective spec of cfg as canonical JSON (one line, fixed key order,
@@ -247,11 +258,71 @@ typedef struct {
     const sweep_config *cfg;
     const char *prog;   /* argv[0], for messages */
     const char *isa;    /* name of the ISA path */
-    results_file *rf;
+    results_file *rf;   /* NULL until the first row of a new file */
     sweep_progress *progress;
     int64_t appended;   /* rows appended by this run */
     int64_t stop_after; /* test hook SKETCHMM_SWEEP_TEST_STOP_AFTER; 0: none */
+    /* what a new file's attributes record (sweep_output.c) */
+    const char *spec;   /* canonical spec */
+    int64_t grid_size;
+    int argc;
+    char **argv;
+    char start_time[64], load_at_start[128];
 } sweep_run;
+
+/* ------------------------------------------------------------------------ */
+/* sweep_output.c: the results file of a run                                */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Where the rows of run go. When run->cfg->out exists and --overwrite is not
+ * given, it is checked read-only first: it must hold the same spec and
+ * every row must be sound (sweep_check_rows against grid); a file that is
+ * not is refused with a message on stderr and left byte for byte as it was.
+ * A sound one is reopened to append (resume) and *done receives the sorted
+ * config hashes of its rows (*ndone of them). Otherwise nothing is written
+ * yet: sweep_output_append creates the file with the first row, so a run
+ * that fails before it (a data set that cannot be loaded) leaves no file,
+ * or the old one with --overwrite. Returns -1 to go on, else the exit status.
+ */
+int sweep_output_open(sweep_run *run, const sweep_grid *grid, uint64_t **done, int64_t *ndone);
+
+/*
+ * Append a row (flushed). The first row of a new file creates it: the
+ * table and every attribute of the run are written to a temporary file that
+ * is renamed to --out in one step (results_create, results_publish), so the
+ * file at --out always holds its spec. On failure msg says why.
+ */
+smm_status sweep_output_append(sweep_run *run, const results_row *row, char *msg, size_t msg_size);
+
+/*
+ * The end of the run: record end_time and close the file. Returns SMM_OK
+ * (also when no file was created), or the failing status with a message on
+ * stderr.
+ */
+smm_status sweep_output_close(sweep_run *run);
+
+/* ------------------------------------------------------------------------ */
+/* sweep_check.c: the integrity of a results file's rows                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Check rows[0..count) of a results file whose spec is cfg
+ * (sweep_config_from_spec) and whose attribute grid_size is grid_size. A row
+ * is bad when unreadable (may be NULL) marks it (its chunk fails its
+ * checksum), when its mode, dataset or method is no known name or its size
+ * fields do not fit its method, when its config_index lies outside
+ * [0, grid_size), when its config_hash is not the hash of the key
+ * (sweep_point_key) of its own configuration fields under cfg (for one of
+ * the spec's thread counts the row's resolved count stands for), when grid
+ * (may be NULL) holds another configuration at its config_index, or when an
+ * earlier row holds the same configuration or config_index. bad (may be
+ * NULL) receives 1 per bad row. Returns the number of bad rows (count when
+ * out of memory); msg names the first few and why.
+ */
+int64_t sweep_check_rows(const sweep_config *cfg, int64_t grid_size, const sweep_grid *grid,
+                         const results_row *rows, int64_t count, const unsigned char *unreadable,
+                         unsigned char *bad, char *msg, size_t msg_size);
 
 /*
  * The configurations of one context still to run: points[0..count) of the
@@ -276,6 +347,14 @@ typedef struct {
  * printing an error on stderr).
  */
 int sweep_parse_args(int argc, char **argv, sweep_config *cfg);
+
+/*
+ * The configuration a stored spec (a results file's attribute spec, the
+ * canonical JSON of sweep_spec_canonical) describes: defaults and the spec's
+ * keys, without the checks that open data files. Enough for the keys of its
+ * configurations (sweep_check_rows). Returns 1, or 0 with msg.
+ */
+int sweep_config_from_spec(const char *spec, sweep_config *cfg, char *msg, size_t msg_size);
 
 /* The list as "a,b,c" into buf. */
 void sweep_list_format(const sweep_list *list, char *buf, size_t size);

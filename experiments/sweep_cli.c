@@ -20,11 +20,11 @@ const char *const sweep_data_names[SWEEP_NUM_DATA] = { "fashion-mnist", "gaussia
                                                        "h5",            "ann" };
 
 /*
- * The file of the file data set (sweep_config.data_file): "FILE:/PATH" (h5)
- * or FILE (ann), copied here because the parsed text does not outlive
- * parsing (a spec file's values). split_list limits an item to 1023 bytes.
+ * Why the last list value was refused, when it was its length (split_list):
+ * added to the error message of the flag or spec key. Parsing runs on one
+ * thread.
  */
-static char data_file_buf[1024];
+static char list_error[128];
 
 /* Defaults; the help text repeats them. */
 static const int32_t default_bits[] = { 32, 64, 128, 256, 512 };
@@ -38,7 +38,7 @@ static void print_help(FILE *f, const char *prog)
 {
     fprintf(f,
         "Usage: %s [options]\n"
-        "       %s merge [--overwrite] OUT.h5 IN.h5 [IN.h5 ...]\n"
+        "       %s merge [--overwrite] [--salvage] OUT.h5 IN.h5 [IN.h5 ...]\n"
         "\n"
         "Measures accuracy against speed of every approximate method of sketchmm\n"
         "(approx.h) and records one row per configuration in an HDF5 table.\n"
@@ -211,6 +211,13 @@ static void print_help(FILE *f, const char *prog)
         "(shards of one spec) into a new OUT, ordered by config_index; it refuses\n"
         "files of different specs and configurations present twice (exit status\n"
         "2), and an existing OUT unless --overwrite.\n"
+        "Integrity: every row is checked when a file is resumed or merged: its\n"
+        "chunk's Fletcher32 checksum, its config_hash recomputed from the row's own\n"
+        "configuration and the spec, config_index within the grid, no\n"
+        "configuration twice. A damaged file is refused (exit status 2) with the\n"
+        "rows named; `%s merge --salvage GOOD.h5 DAMAGED.h5` copies the rows\n"
+        "that pass (and the attributes) into GOOD.h5, and resuming GOOD.h5 with the\n"
+        "sweep's command runs the configurations of the dropped rows again.\n"
         "\n"
         "Dense errors: nmse = mean((Y - Yhat)^2) / var(Y), rel_fro_error =\n"
         "||Y - Yhat||_F / ||Y||_F, max_abs_error = max |Y - Yhat|.\n"
@@ -233,10 +240,11 @@ static void print_help(FILE *f, const char *prog)
         "OpenMP's spinning barriers can slow a product down many times\n"
         "(OMP_WAIT_POLICY=passive limits the damage; the file records OMP_* and\n"
         "the load average).\n"
-        "Options may be written --name VALUE or --name=VALUE.\n"
+        "Options may be written --name VALUE or --name=VALUE. A LIST is comma-separated\n"
+        "and holds at most %d items (--datasets %d, --methods %d, shapes %d).\n"
         "Exit status: 0 success, 1 a run or configuration failed, 2 bad command\n"
-        "line, bad spec, or a results file of another spec.\n",
-        prog);
+        "line, bad spec, or a results file of another spec or a damaged one.\n",
+        prog, prog, SWEEP_MAX_LIST, SWEEP_NUM_DATA, SWEEP_NUM_METHODS, SWEEP_MAX_SHAPES);
 }
 
 /* Print "prog: <message>" and a hint on stderr; returns SWEEP_EXIT_USAGE. */
@@ -297,27 +305,40 @@ static int parse_f64(const char *text, double lo, double hi, double *out)
 
 /*
  * Split a comma-separated list; each item goes to item(text, ctx), which
- * returns 0 to reject it. Returns the number of items, 0 on any error.
+ * returns 0 to reject it. Returns the number of items, 0 on any error (more
+ * than max_items items: list_error says so).
  */
 static int split_list(const char *text, int max_items, int (*item)(const char *, void *), void *ctx)
 {
-    char buf[1024];
-    if (strlen(text) >= sizeof buf || text[0] == '\0' || text[strlen(text) - 1] == ',')
+    if (text[0] == '\0' || text[strlen(text) - 1] == ',')
         return 0;
-    strcpy(buf, text);
+    int items = 1;
+    for (const char *c = text; *c != '\0'; c++)
+        items += *c == ',';
+    if (items > max_items) {
+        snprintf(list_error, sizeof list_error, "%d items, and this list holds at most %d", items, max_items);
+        return 0;
+    }
+    char *buf = strdup(text);
+    if (buf == NULL)
+        return 0;
     int count = 0;
     char *p = buf;
     for (;;) {
         char *comma = strchr(p, ',');
         if (comma != NULL)
             *comma = '\0';
-        if (count == max_items || !item(p, ctx))
-            return 0;
+        if (!item(p, ctx))
+            break;
         count++;
-        if (comma == NULL)
+        if (comma == NULL) {
+            free(buf);
             return count;
+        }
         p = comma + 1;
     }
+    free(buf);
+    return 0;
 }
 
 typedef struct {
@@ -364,7 +385,7 @@ static int file_dataset_item(const char *text, sweep_config *cfg)
 {
     sweep_data_kind d = strncmp(text, "ann:", 4) == 0 ? SWEEP_DATA_ANN : SWEEP_DATA_H5;
     const char *file = d == SWEEP_DATA_ANN ? text + 4 : text;
-    if (file[0] == '\0' || strlen(file) >= sizeof data_file_buf)
+    if (file[0] == '\0' || strlen(file) >= sizeof cfg->data_file_store)
         return 0;
     if (d == SWEEP_DATA_H5) {
         const char *colon = strstr(file, ":/");
@@ -374,8 +395,8 @@ static int file_dataset_item(const char *text, sweep_config *cfg)
     for (int i = 0; i < cfg->ndatasets; i++)
         if (cfg->datasets[i] == SWEEP_DATA_H5 || cfg->datasets[i] == SWEEP_DATA_ANN)
             return 0; /* one file data set per sweep */
-    strcpy(data_file_buf, file);
-    cfg->data_file = data_file_buf;
+    strcpy(cfg->data_file_store, file);
+    cfg->data_file = cfg->data_file_store;
     cfg->datasets[cfg->ndatasets++] = d;
     return 1;
 }
@@ -591,6 +612,7 @@ static int parse_option(const char *name, const char *value, parse_state *st, in
     sweep_config *cfg = st->cfg;
     unsigned seen = 0;
     *ok = 1;
+    list_error[0] = '\0';
     if (strcmp(name, "mode") == 0) {
         if (strcmp(value, "dense") == 0)
             cfg->modes = SWEEP_MODE_DENSE;
@@ -690,10 +712,12 @@ static int parse_option(const char *name, const char *value, parse_state *st, in
 }
 
 /* sweep_spec_load's callback: one spec key as its flag. */
-static int apply_spec_option(const char *flag, const char *value, void *ctx)
+static int apply_spec_option(const char *flag, const char *value, void *ctx, char *why, size_t why_size)
 {
     int ok;
-    return parse_option(flag, value, ctx, &ok) && ok;
+    int known = parse_option(flag, value, ctx, &ok);
+    snprintf(why, why_size, "%s", list_error);
+    return known && ok;
 }
 
 /* The largest database of the top-k shapes. */
@@ -944,7 +968,18 @@ int sweep_parse_args(int argc, char **argv, sweep_config *cfg)
         if (!parse_option(name, value, &st, &ok))
             return usage_error(prog, "unknown option '--%s'", name);
         if (!ok)
-            return usage_error(prog, "invalid value '%s' for --%s", value, name);
+            return usage_error(prog, "invalid value '%s' for --%s%s%s", value, name, list_error[0] ? ": " : "",
+                               list_error);
     }
     return check_config(prog, cfg, &st);
+}
+
+int sweep_config_from_spec(const char *spec, sweep_config *cfg, char *msg, size_t msg_size)
+{
+    set_defaults(cfg);
+    parse_state st = { 0, 0, 1, 0, 0, cfg };
+    if (!sweep_spec_parse("(stored)", spec, strlen(spec), apply_spec_option, &st, msg, msg_size))
+        return 0;
+    resolve_sizes(cfg, &st);
+    return 1;
 }

@@ -1,15 +1,20 @@
 /*
- * sweep_merge.c - `sketchmm_sweep merge [--overwrite] OUT.h5 IN.h5...`: the
- * rows of the shard files of one sweep into one results file. See sweep.h.
+ * sweep_merge.c - `sketchmm_sweep merge [--overwrite] [--salvage] OUT.h5
+ * IN.h5...`: the rows of the shard files of one sweep into one results file,
+ * or the sound rows of a damaged file into a new one. See sweep.h.
  *
- * Every input must hold the same spec (attribute spec, compared as text) and
- * no configuration (config_hash) may appear twice among them; otherwise
- * nothing is written and the exit status is 2. OUT gets the attributes of
- * the first input, then: shard "merged", merged_from (the inputs),
- * start_time the earliest of the inputs', end_time the latest, or
+ * Every input must hold the same spec (attribute spec, compared as text),
+ * every row of every input must pass sweep_check_rows (its checksum, its
+ * hash recomputed from its configuration, its index in the grid, no
+ * configuration twice), and no configuration (config_hash) may appear twice
+ * among the inputs; otherwise nothing is written and the exit status is 2.
+ * With --salvage the rows that fail sweep_check_rows are left out instead
+ * (and listed on stderr). OUT gets the attributes of the first input, then:
+ * shard "merged", merged_from (the inputs), salvage_dropped_rows (with
+ * --salvage), start_time the earliest of the inputs', end_time the latest, or
  * "unfinished" when an input's is; rows ordered by config_index, so a
  * complete merge equals one unsharded run of the spec row for row (up to the
- * measurements).
+ * measurements). OUT appears only when it is complete (results_publish).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +46,60 @@ static int cmp_index(const void *a, const void *b)
 
 static int merge_usage(const char *prog, const char *what)
 {
-    fprintf(stderr, "%s merge: %s\nUsage: %s merge [--overwrite] OUT.h5 IN.h5 [IN.h5 ...]\n", prog, what, prog);
+    fprintf(stderr, "%s merge: %s\nUsage: %s merge [--overwrite] [--salvage] OUT.h5 IN.h5 [IN.h5 ...]\n", prog,
+            what, prog);
     return SWEEP_EXIT_USAGE;
+}
+
+/*
+ * The rows of input path (open as f, of spec cfg) that pass
+ * sweep_check_rows, into all[*n..] with source i. Bad rows are an error (the
+ * exit status is returned), or with salvage left out and counted in
+ * *dropped. Returns -1 to go on.
+ */
+static int read_checked_rows(const char *prog, const char *path, int i, const results_file *f,
+                             const sweep_config *cfg, int salvage, merge_row *all, int64_t *n, int64_t *dropped)
+{
+    results_row *r = NULL;
+    unsigned char *unreadable = NULL, *bad = NULL;
+    int64_t count = 0, grid_size = 0;
+    char msg[2048];
+    smm_status s = results_get_attr_int64(f, "grid_size", &grid_size);
+    if (s != SMM_OK) {
+        fprintf(stderr, "%s merge: %s has no grid_size attribute\n", prog, path);
+        return SWEEP_EXIT_USAGE;
+    }
+    s = results_read_rows(f, &r, &count, &unreadable);
+    bad = s == SMM_OK ? calloc((size_t)(count > 0 ? count : 1), 1) : NULL;
+    if (s != SMM_OK || bad == NULL) {
+        fprintf(stderr, "%s merge: cannot read the rows of %s: %s\n", prog, path,
+                smm_status_str(s != SMM_OK ? s : SMM_ERR_NO_MEMORY));
+        free(r);
+        free(unreadable);
+        return SWEEP_EXIT_RUN_FAILED;
+    }
+    int64_t nbad = sweep_check_rows(cfg, grid_size, NULL, r, count, unreadable, bad, msg, sizeof msg);
+    int rc = -1;
+    if (nbad > 0 && !salvage) {
+        fprintf(stderr,
+                "%s merge: %s is damaged: %lld of its %lld rows fail their checks: %s.\n"
+                "Use --salvage to merge its sound rows only (the lost configurations run again on resume).\n",
+                prog, path, (long long)nbad, (long long)count, msg);
+        rc = SWEEP_EXIT_USAGE;
+    } else if (nbad > 0) {
+        fprintf(stderr, "%s merge: --salvage: leaving out %lld of the %lld rows of %s: %s\n", prog, (long long)nbad,
+                (long long)count, path, msg);
+        *dropped += nbad;
+    }
+    for (int64_t t = 0; t < count && rc < 0; t++)
+        if (!bad[t]) {
+            all[*n].row = r[t];
+            all[(*n)++].source = i;
+        }
+    free(r);
+    free(unreadable);
+    free(bad);
+    return rc;
 }
 
 /* 1 when a and b name the same existing file. */
@@ -52,9 +109,9 @@ static int same_file(const char *a, const char *b)
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Read the inputs' rows into *rows, checking specs and duplicates; -1 to go on, else the exit status. */
-static int read_inputs(const char *prog, char **inputs, int ninputs, results_file **in, merge_row **rows,
-                       int64_t *nrows, char **spec)
+/* Read the inputs' rows into *rows, checking specs, rows and duplicates; -1 to go on, else the exit status. */
+static int read_inputs(const char *prog, char **inputs, int ninputs, int salvage, results_file **in,
+                       merge_row **rows, int64_t *nrows, int64_t *dropped, char **spec)
 {
     char msg[1024];
     int64_t total = 0;
@@ -83,27 +140,26 @@ static int read_inputs(const char *prog, char **inputs, int ninputs, results_fil
         }
         total += results_rows(in[i]);
     }
+    sweep_config *cfg = malloc(sizeof *cfg);
     merge_row *all = calloc((size_t)(total > 0 ? total : 1), sizeof *all);
-    if (all == NULL) {
+    *rows = all;
+    if (cfg == NULL || all == NULL) {
         fprintf(stderr, "%s merge: %s\n", prog, smm_status_str(SMM_ERR_NO_MEMORY));
+        free(cfg);
         return SWEEP_EXIT_RUN_FAILED;
     }
-    *rows = all;
-    int64_t n = 0;
-    for (int i = 0; i < ninputs; i++) {
-        results_row *r;
-        int64_t count;
-        smm_status s = results_read_rows(in[i], &r, &count);
-        if (s != SMM_OK) {
-            fprintf(stderr, "%s merge: cannot read the rows of %s: %s\n", prog, inputs[i], smm_status_str(s));
-            return SWEEP_EXIT_RUN_FAILED;
-        }
-        for (int64_t t = 0; t < count && n < total; t++) {
-            all[n].row = r[t];
-            all[n++].source = i;
-        }
-        free(r);
+    if (!sweep_config_from_spec(*spec, cfg, msg, sizeof msg)) {
+        fprintf(stderr, "%s merge: %s: its spec attribute cannot be read: %s\n", prog, inputs[0], msg);
+        free(cfg);
+        return SWEEP_EXIT_USAGE;
     }
+    int64_t n = 0;
+    int rc = -1;
+    for (int i = 0; i < ninputs && rc < 0; i++)
+        rc = read_checked_rows(prog, inputs[i], i, in[i], cfg, salvage, all, &n, dropped);
+    free(cfg);
+    if (rc >= 0)
+        return rc;
     *nrows = n;
     qsort(all, (size_t)n, sizeof *all, cmp_hash);
     for (int64_t t = 1; t < n; t++)
@@ -121,7 +177,7 @@ static int read_inputs(const char *prog, char **inputs, int ninputs, results_fil
 
 /* Write OUT: attributes of the first input, merge attributes, rows. Returns -1 or the exit status. */
 static int write_output(const char *prog, const char *out, char **inputs, int ninputs, results_file **in,
-                        const merge_row *rows, int64_t nrows)
+                        const merge_row *rows, int64_t nrows, int salvage, int64_t dropped)
 {
     char msg[1024];
     results_file *rf = NULL;
@@ -155,11 +211,17 @@ static int write_output(const char *prog, const char *out, char **inputs, int ni
         s = results_set_attr_string(rf, "start_time", start);
     if (s == SMM_OK && end[0] != '\0')
         s = results_set_attr_string(rf, "end_time", end);
+    if (s == SMM_OK && salvage)
+        s = results_set_attr_int64(rf, "salvage_dropped_rows", dropped);
     for (int64_t t = 0; t < nrows && s == SMM_OK; t++)
         s = results_append(rf, &rows[t].row);
+    msg[0] = '\0';
+    if (s == SMM_OK)
+        s = results_publish(rf, msg, sizeof msg);
     smm_status c = results_close(rf);
     if (s != SMM_OK || c != SMM_OK) {
-        fprintf(stderr, "%s merge: writing %s failed: %s\n", prog, out, smm_status_str(s != SMM_OK ? s : c));
+        fprintf(stderr, "%s merge: writing %s failed: %s\n", prog, out,
+                msg[0] ? msg : smm_status_str(s != SMM_OK ? s : c));
         return SWEEP_EXIT_RUN_FAILED;
     }
     return -1;
@@ -168,15 +230,22 @@ static int write_output(const char *prog, const char *out, char **inputs, int ni
 int sweep_merge_main(int argc, char **argv)
 {
     const char *prog = argv[0];
-    int overwrite = 0, first = 2;
+    int overwrite = 0, salvage = 0, first = 2;
     for (; first < argc && strncmp(argv[first], "-", 1) == 0; first++) {
         if (strcmp(argv[first], "--overwrite") == 0) {
             overwrite = 1;
+        } else if (strcmp(argv[first], "--salvage") == 0) {
+            salvage = 1;
         } else if (strcmp(argv[first], "-h") == 0 || strcmp(argv[first], "--help") == 0) {
-            printf("Usage: %s merge [--overwrite] OUT.h5 IN.h5 [IN.h5 ...]\n"
+            printf("Usage: %s merge [--overwrite] [--salvage] OUT.h5 IN.h5 [IN.h5 ...]\n"
                    "Merge the results files of the shards of one sweep (same spec, no configuration\n"
-                   "twice) into OUT.h5, rows ordered by config_index. See %s --help.\n",
-                   prog, prog);
+                   "twice) into OUT.h5, rows ordered by config_index. Every row is checked (its\n"
+                   "chunk's checksum, its config_hash against its configuration, its config_index\n"
+                   "in the grid, no configuration twice); a damaged input is refused, unless\n"
+                   "--salvage, which leaves its bad rows out: `%s merge --salvage GOOD.h5\n"
+                   "DAMAGED.h5` keeps the sound rows of one damaged file, and resuming GOOD.h5 runs\n"
+                   "the lost configurations again. See %s --help.\n",
+                   prog, prog, prog);
             return EXIT_SUCCESS;
         } else {
             char what[256];
@@ -199,13 +268,17 @@ int sweep_merge_main(int argc, char **argv)
 
     results_file **in = calloc((size_t)ninputs, sizeof *in);
     merge_row *rows = NULL;
-    int64_t nrows = 0;
+    int64_t nrows = 0, dropped = 0;
     char *spec = NULL;
-    int rc = in == NULL ? SWEEP_EXIT_RUN_FAILED : read_inputs(prog, inputs, ninputs, in, &rows, &nrows, &spec);
+    int rc = in == NULL ? SWEEP_EXIT_RUN_FAILED
+                        : read_inputs(prog, inputs, ninputs, salvage, in, &rows, &nrows, &dropped, &spec);
     if (rc < 0)
-        rc = write_output(prog, out, inputs, ninputs, in, rows, nrows);
+        rc = write_output(prog, out, inputs, ninputs, in, rows, nrows, salvage, dropped);
     if (rc < 0) {
-        printf("merged %lld rows from %d files into %s\n", (long long)nrows, ninputs, out);
+        printf("merged %lld rows from %d files into %s", (long long)nrows, ninputs, out);
+        if (salvage)
+            printf(" (%lld rows left out)", (long long)dropped);
+        printf("\n");
         rc = EXIT_SUCCESS;
     }
     for (int i = 0; in != NULL && i < ninputs; i++)

@@ -151,10 +151,10 @@ int sweep_row_finish(sweep_run *run, results_row *row, smm_status status, const 
     }
     sweep_progress_step(run->progress, what);
 
-    smm_status s = results_append(run->rf, row);
+    char msg[1024];
+    smm_status s = sweep_output_append(run, row, msg, sizeof msg);
     if (s != SMM_OK) {
-        sweep_progress_note(run->progress, "%s: cannot append to %s: %s", run->prog, run->cfg->out,
-                            smm_status_str(s));
+        sweep_progress_note(run->progress, "%s: cannot append to %s: %s", run->prog, run->cfg->out, msg);
         return -1;
     }
     run->appended++;

@@ -58,11 +58,13 @@ void sweep_spec_help(FILE *f)
         "     \"shapes\": [\"256x256\", \"1024x256\"], \"methods\": [\"simhash\", \"srht\"],\n"
         "     \"bits\": [64, 256], \"sketch_dims\": [16, 64], \"seeds\": [1, 2],\n"
         "     \"threads\": [1, 2]}\n"
-        "An unknown key, a value of the wrong type or out of range, an empty list\n"
-        "or an unreadable file is an error (exit status 2) naming the file and key.\n"
+        "An unknown key, a key given twice in one object, a value of the wrong type\n"
+        "or out of range, an empty list, a list of more than %d items or an\n"
+        "unreadable file is an error (exit status 2) naming the file and key.\n"
         "The effective spec (defaults, file and flags together) is stored in the\n"
         "results file as canonical JSON (attribute spec); given back to --spec it\n"
-        "describes the same grid.\n");
+        "describes the same grid.\n",
+        SWEEP_MAX_LIST);
 }
 
 /* Read the whole file into a NUL-terminated malloc'ed buffer; NULL with errno set on failure. */
@@ -138,7 +140,7 @@ static int spec_error(char *msg, size_t msg_size, const char *path, const char *
 static int apply_sizes(const char *path, const char *key, const char *flag, struct json_object *v,
                        sweep_spec_apply_fn apply, void *ctx, char *msg, size_t msg_size)
 {
-    char why[512], value[4096];
+    char why[1024], value[4096];
     json_object_object_foreach(v, method, sizes)
     {
         char list[4000];
@@ -148,9 +150,11 @@ static int apply_sizes(const char *path, const char *key, const char *flag, stru
             return spec_error(msg, msg_size, path, why);
         }
         snprintf(value, sizeof value, "%s=%s", method, list);
-        if (!apply(flag, value, ctx)) {
-            snprintf(why, sizeof why, "key '%s': invalid value for '%s': %s (see --help)", key, method,
-                     json_object_to_json_string_ext(sizes, JSON_C_TO_STRING_PLAIN));
+        char detail[256];
+        if (!apply(flag, value, ctx, detail, sizeof detail)) {
+            snprintf(why, sizeof why, "key '%s': invalid value for '%s': %.200s%s%s (see --help)", key, method,
+                     json_object_to_json_string_ext(sizes, JSON_C_TO_STRING_PLAIN), detail[0] ? ": " : "",
+                     detail);
             return spec_error(msg, msg_size, path, why);
         }
     }
@@ -161,7 +165,7 @@ static int apply_sizes(const char *path, const char *key, const char *flag, stru
 static int apply_key(const char *path, const char *key, struct json_object *v, sweep_spec_apply_fn apply,
                      void *ctx, char *msg, size_t msg_size)
 {
-    char why[512], flag[64], value[4096];
+    char why[1024], flag[64], value[4096];
     size_t nkeys = sizeof spec_keys / sizeof spec_keys[0], i;
     for (i = 0; i < nkeys && strcmp(spec_keys[i].key, key) != 0; i++)
         ;
@@ -197,6 +201,11 @@ static int apply_key(const char *path, const char *key, struct json_object *v, s
             snprintf(why, sizeof why, "key '%s' is an empty list", key);
             return spec_error(msg, msg_size, path, why);
         }
+        if (type_ok && json_object_array_length(v) > SWEEP_MAX_LIST) {
+            snprintf(why, sizeof why, "key '%s' has %zu items; a list holds at most %d", key,
+                     json_object_array_length(v), SWEEP_MAX_LIST);
+            return spec_error(msg, msg_size, path, why);
+        }
         if (type_ok)
             list_items_ok = format_list(v, type == SPEC_INT_LIST, value, sizeof value);
         break;
@@ -211,16 +220,146 @@ static int apply_key(const char *path, const char *key, struct json_object *v, s
         return apply_sizes(path, key, flag, v, apply, ctx, msg, msg_size);
     }
     if (!type_ok || !list_items_ok) {
-        snprintf(why, sizeof why, "key '%s' must be %s, not %s", key, type_names[type],
+        snprintf(why, sizeof why, "key '%s' must be %s, not %.300s", key, type_names[type],
                  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
         return spec_error(msg, msg_size, path, why);
     }
-    if (!apply(flag, value, ctx)) {
-        snprintf(why, sizeof why, "key '%s': invalid value %s (see --help)", key,
-                 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+    char detail[256];
+    if (!apply(flag, value, ctx, detail, sizeof detail)) {
+        snprintf(why, sizeof why, "key '%s': invalid value %.300s%s%s (see --help)", key,
+                 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), detail[0] ? ": " : "", detail);
         return spec_error(msg, msg_size, path, why);
     }
     return 1;
+}
+
+/*
+ * Keys an object may hold before the duplicate check stops comparing: a spec
+ * object has at most 23 valid keys (its "sizes" objects 8), so a longer one
+ * holds an unknown key or a duplicate among its first keys anyway, and the
+ * check stays linear on hostile input.
+ */
+#define SPEC_MAX_COMPARED_KEYS 64
+
+/* The objects open around the scan position of find_duplicate_key. */
+typedef struct {
+    int is_object, expect_key, nkeys;
+    char *keys[SPEC_MAX_COMPARED_KEYS];
+} scan_frame;
+
+/* The string literal text[begin..end] (quotes included) decoded, malloc'ed; NULL if it is not one. */
+static char *decode_key(const char *text, size_t begin, size_t end)
+{
+    struct json_tokener *tok = json_tokener_new();
+    if (tok == NULL)
+        return NULL;
+    struct json_object *o = json_tokener_parse_ex(tok, text + begin, (int)(end + 1 - begin));
+    char *key = o != NULL && json_object_is_type(o, json_type_string) ? strdup(json_object_get_string(o)) : NULL;
+    json_object_put(o);
+    json_tokener_free(tok);
+    return key;
+}
+
+static void free_frame(scan_frame *f)
+{
+    for (int i = 0; i < f->nkeys; i++)
+        free(f->keys[i]);
+    f->nkeys = 0;
+}
+
+/*
+ * JSON lets an object repeat a key (json-c keeps the last); a spec must not,
+ * since only one of the values would count. Scan text (valid JSON) and put
+ * the first key seen twice in the same object into dup, with its line.
+ * Returns 1 when there is one.
+ */
+static int find_duplicate_key(const char *text, size_t len, char *dup, size_t dup_size, int *line)
+{
+    enum { MAX_DEPTH = 64 };
+    scan_frame *stack = calloc(MAX_DEPTH, sizeof *stack);
+    if (stack == NULL)
+        return 0;
+    int depth = 0, found = 0, at_line = 1;
+    for (size_t i = 0; i < len && !found; i++) {
+        char c = text[i];
+        at_line += c == '\n';
+        scan_frame *top = depth > 0 && depth <= MAX_DEPTH ? &stack[depth - 1] : NULL;
+        if (c == '"') {
+            size_t j = i + 1;
+            while (j < len && text[j] != '"')
+                j += text[j] == '\\' ? 2 : 1;
+            if (j >= len)
+                break;
+            if (top != NULL && top->is_object && top->expect_key) {
+                top->expect_key = 0;
+                char *key = top->nkeys < SPEC_MAX_COMPARED_KEYS ? decode_key(text, i, j) : NULL;
+                for (int k = 0; key != NULL && k < top->nkeys && !found; k++)
+                    found = strcmp(top->keys[k], key) == 0;
+                if (found) {
+                    snprintf(dup, dup_size, "%s", key);
+                    *line = at_line;
+                    free(key);
+                } else if (key != NULL) {
+                    top->keys[top->nkeys++] = key;
+                }
+            }
+            i = j;
+        } else if (c == '{' || c == '[') {
+            if (depth < MAX_DEPTH)
+                stack[depth] = (scan_frame){ c == '{', c == '{', 0, { NULL } };
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (top != NULL)
+                free_frame(top);
+            depth -= depth > 0;
+        } else if (c == ',' && top != NULL && top->is_object) {
+            top->expect_key = 1;
+        }
+    }
+    for (int d = 0; d < depth && d < MAX_DEPTH; d++)
+        free_frame(&stack[d]);
+    free(stack);
+    return found;
+}
+
+int sweep_spec_parse(const char *label, const char *text, size_t len, sweep_spec_apply_fn apply, void *ctx,
+                     char *msg, size_t msg_size)
+{
+    struct json_tokener *tok = json_tokener_new();
+    if (tok == NULL)
+        return spec_error(msg, msg_size, label, "out of memory");
+    struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error jerr = json_tokener_get_error(tok);
+    size_t end = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    int ok = 1, line = 1;
+    char why[512], dup[256];
+    if (root == NULL || jerr != json_tokener_success) {
+        /* line of the error: newlines before the parse end */
+        for (size_t i = 0; i < end && i < len; i++)
+            line += text[i] == '\n';
+        snprintf(why, sizeof why, "invalid JSON near line %d: %s", line,
+                 jerr == json_tokener_continue ? "unexpected end of file" : json_tokener_error_desc(jerr));
+        ok = spec_error(msg, msg_size, label, why);
+    } else if (strspn(text + end, " \t\r\n") != len - end) {
+        ok = spec_error(msg, msg_size, label, "invalid JSON: text after the top-level object");
+    } else if (!json_object_is_type(root, json_type_object)) {
+        ok = spec_error(msg, msg_size, label, "the top level must be a JSON object {...}");
+    } else if (find_duplicate_key(text, len, dup, sizeof dup, &line)) {
+        snprintf(why, sizeof why, "key '%.200s' appears twice in one object (line %d); give each key once",
+                 dup, line);
+        ok = spec_error(msg, msg_size, label, why);
+    } else {
+        json_object_object_foreach(root, key, value)
+        {
+            if (!apply_key(label, key, value, apply, ctx, msg, msg_size)) {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    json_object_put(root);
+    return ok;
 }
 
 int sweep_spec_load(const char *path, sweep_spec_apply_fn apply, void *ctx, char *msg, size_t msg_size)
@@ -231,39 +370,7 @@ int sweep_spec_load(const char *path, sweep_spec_apply_fn apply, void *ctx, char
         snprintf(msg, msg_size, "cannot read spec %s: %s", path, strerror(errno));
         return 0;
     }
-    struct json_tokener *tok = json_tokener_new();
-    if (tok == NULL) {
-        free(text);
-        return spec_error(msg, msg_size, path, "out of memory");
-    }
-    struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
-    enum json_tokener_error jerr = json_tokener_get_error(tok);
-    size_t end = json_tokener_get_parse_end(tok);
-    json_tokener_free(tok);
-    int ok = 1;
-    char why[512];
-    if (root == NULL || jerr != json_tokener_success) {
-        /* line of the error: newlines before the parse end */
-        int line = 1;
-        for (size_t i = 0; i < end && i < len; i++)
-            line += text[i] == '\n';
-        snprintf(why, sizeof why, "invalid JSON near line %d: %s", line,
-                 jerr == json_tokener_continue ? "unexpected end of file" : json_tokener_error_desc(jerr));
-        ok = spec_error(msg, msg_size, path, why);
-    } else if (strspn(text + end, " \t\r\n") != len - end) {
-        ok = spec_error(msg, msg_size, path, "invalid JSON: text after the top-level object");
-    } else if (!json_object_is_type(root, json_type_object)) {
-        ok = spec_error(msg, msg_size, path, "the top level must be a JSON object {...}");
-    } else {
-        json_object_object_foreach(root, key, value)
-        {
-            if (!apply_key(path, key, value, apply, ctx, msg, msg_size)) {
-                ok = 0;
-                break;
-            }
-        }
-    }
-    json_object_put(root);
+    int ok = sweep_spec_parse(path, text, len, apply, ctx, msg, msg_size);
     free(text);
     return ok;
 }

@@ -21,7 +21,8 @@ seed, created, modes, methods, ...). Every field the file has is loaded; none
 beyond those of the first sweeps is required. Fixed-length byte strings are
 decoded to ``str``.
 
-Two columns are derived on loading: ``size`` (bits for the sketch families,
+A table with a blank row or a config_index twice raises ValueError (see
+``sketchmm_sweep merge --salvage``). Two columns are derived on loading: ``size`` (bits for the sketch families,
 sketch_dim for the classical methods) and ``size_name`` ("bits" or
 "sketch_dim"). Files of older sweeps (SimHash only, dense only, no mode
 field) load with the missing fields filled in: mode "dense", sketch_dim,
@@ -91,6 +92,23 @@ class ResultsTable(dict):
         return f"{format_table(self)}\n[{num_rows(self)} rows; columns: {', '.join(self)}]"
 
 
+def _check_rows(path, columns, rows):
+    """Refuse a damaged table: a blank row (no mode) or a config_index twice.
+
+    The sweep driver checks much more (checksums, hashes against the spec)
+    when it resumes or merges a file; this catches what would silently skew
+    an analysis. A chunk that fails its checksum already makes h5py raise."""
+    bad = [int(i) for i in np.flatnonzero(np.asarray([m == "" for m in columns["mode"]], dtype=bool))]
+    if "config_index" in columns and rows:
+        index = np.asarray(columns["config_index"])
+        _, first = np.unique(index, return_index=True)
+        bad += sorted(set(range(rows)) - set(int(i) for i in first))
+    if bad:
+        raise ValueError(f"{path} is damaged: row(s) {sorted(set(bad))[:10]} are blank or repeat a "
+                         f"config_index; keep its sound rows with `build/sketchmm_sweep merge --salvage "
+                         f"GOOD.h5 {path}`")
+
+
 def _columns(path):
     """The /results table as a ResultsTable of numpy arrays, strings decoded."""
     with h5py.File(path, "r") as f:
@@ -107,6 +125,7 @@ def _columns(path):
         if name not in columns:
             dtype = object if isinstance(default, str) else type(default)
             columns[name] = np.full(rows, default, dtype=dtype)
+    _check_rows(path, columns, rows)
     bits = np.asarray(columns.get("bits", np.zeros(rows, dtype=np.int32)))
     uses_bits = bits > 0
     columns["size"] = np.where(uses_bits, bits, columns["sketch_dim"]).astype(np.int64)

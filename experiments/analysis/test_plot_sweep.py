@@ -125,6 +125,20 @@ class LoadResults(unittest.TestCase):
         self.assertEqual(num_rows(select(t, mode="topk", method="simhash")), 3)
         self.assertEqual(load_attributes(self.current)["git_commit"], "0123456789abcdef")
 
+    def test_damaged_table_refused(self):
+        for damage in ("blank", "repeat"):
+            path = os.path.join(WORKDIR, f"damaged_{damage}.h5")
+            write_current(path)
+            with h5py.File(path, "a") as f:
+                rows = f["results"][...]
+                extra = np.zeros(1, dtype=rows.dtype) if damage == "blank" else rows[:1].copy()
+                del f["results"]
+                f.create_dataset("results", data=np.concatenate([rows, extra]))
+            with self.assertRaises(ValueError) as caught:
+                load_results(path, as_pandas=False)
+            self.assertIn("row(s) [23]", str(caught.exception))
+            self.assertIn("merge --salvage", str(caught.exception))
+
     def test_old_file_gets_defaults(self):
         t = load_results(self.old, as_pandas=False)
         self.assertEqual(num_rows(t), 3)
