@@ -130,13 +130,13 @@ static smm_status check_attributes(ann_file *f, const char *file, int64_t d, cha
     return s;
 }
 
-/* Check the shapes of the four open datasets against each other. */
+/* Check the shapes of the four open datasets (none empty) against each other. */
 static smm_status check_shapes(const ann_file *f, const char *file, char *msg, size_t msg_size)
 {
     const h5_matrix *train = &f->mat[ANN_TRAIN], *test = &f->mat[ANN_TEST];
     const h5_matrix *nb = &f->mat[ANN_NEIGHBORS], *dist = &f->mat[ANN_DISTANCES];
-    if (train->cols < 1 || train->cols != test->cols) {
-        dataset_msg(msg, msg_size, "%s: /train has %lld columns and /test %lld; both need the same d >= 1",
+    if (train->cols != test->cols) {
+        dataset_msg(msg, msg_size, "%s: /train has %lld columns and /test %lld; both need the same d",
                     file, (long long)train->cols, (long long)test->cols);
         return SMM_ERR_BAD_FORMAT;
     }
@@ -144,7 +144,7 @@ static smm_status check_shapes(const ann_file *f, const char *file, char *msg, s
         dataset_msg(msg, msg_size, "%s: /neighbors holds floating-point values; expected integer indices", file);
         return SMM_ERR_BAD_FORMAT;
     }
-    if (nb->rows != test->rows || nb->cols < 1 || nb->cols > train->rows) {
+    if (nb->rows != test->rows || nb->cols > train->rows) {
         dataset_msg(msg, msg_size, "%s: /neighbors is %lld x %lld; expected %lld (rows of /test) x K "
                     "with 1 <= K <= %lld (rows of /train)", file, (long long)nb->rows,
                     (long long)nb->cols, (long long)test->rows, (long long)train->rows);
@@ -381,9 +381,9 @@ static smm_status check_for_writing(const char *file, const dataset_ann *a, char
         dataset_msg(msg, msg_size, "dataset_write_ann(%s): NULL train, test, neighbors or distances", file);
         return SMM_ERR_NULL_POINTER;
     }
-    if (a->train.cols < 1 || a->train.cols != a->test.cols || K < 1 || K > n) {
+    if (a->train.cols < 1 || a->train.cols != a->test.cols || q < 1 || K < 1 || K > n) {
         dataset_msg(msg, msg_size, "dataset_write_ann(%s): train %lld x %lld, test %lld x %lld and "
-                    "topk %lld are inconsistent (same d >= 1, 1 <= topk <= train rows)", file,
+                    "topk %lld are inconsistent (same d >= 1, test rows >= 1, 1 <= topk <= train rows)", file,
                     (long long)n, (long long)a->train.cols, (long long)q, (long long)a->test.cols,
                     (long long)K);
         return SMM_ERR_BAD_ARGUMENT;

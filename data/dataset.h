@@ -63,13 +63,22 @@ void dataset_matrix_free(dataset_matrix *m);
  * *out: one image per row (count x (rows * cols)), pixel p scaled to p / 255
  * so every value lies in [0, 1].
  *
- * max_rows > 0 reads only the first min(max_rows, count) images; 0 reads all.
+ * max_rows > 0 keeps only the first min(max_rows, count) images; 0 keeps
+ * all. Either way the whole file is read and checked: its uncompressed size
+ * must be exactly the header plus count * rows * cols bytes, and a gzip
+ * stream must end complete, the CRC-32 and length of its trailer matching
+ * the data (so damage anywhere in the file is an error, even in images not
+ * kept).
+ *
+ * Sizes: memory grows with the data as it arrives (a plain file's size is
+ * compared with its header first), so a header announcing more than its
+ * file holds fails as SMM_ERR_BAD_FORMAT without allocating for it.
  *
  * Returns SMM_OK, SMM_ERR_NULL_POINTER (path or out NULL),
  * SMM_ERR_BAD_ARGUMENT (max_rows < 0), SMM_ERR_IO (the file cannot be opened
  * or a read fails), SMM_ERR_BAD_FORMAT (wrong magic, a zero or absurd
- * dimension, fewer bytes than the header announces, corrupt gzip data),
- * SMM_ERR_OVERFLOW or SMM_ERR_NO_MEMORY.
+ * dimension, fewer or more bytes than the header announces, corrupt or
+ * truncated gzip data), SMM_ERR_OVERFLOW or SMM_ERR_NO_MEMORY.
  */
 smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
                                    dataset_matrix *out,
@@ -218,14 +227,35 @@ smm_status dataset_digits(int64_t rows, uint64_t seed, dataset_matrix *out, int3
  * status and message. Not thread safe (neither is the HDF5 library as
  * Debian builds it).
  *
+ * A matrix has at least one row and one column: a dataset of shape
+ * rows x 0 or 0 x cols is rejected, by the loaders and the shape queries.
+ *
+ * Sizes: a dataset's dataspace may claim any dimensions, whatever the file
+ * holds. Before anything is allocated (by the loaders; the shape queries
+ * apply the same rule), the rows * cols values it claims, in bytes of its
+ * file type, are compared with the bytes the file stores for it
+ * (H5Dget_storage_size, counted at most as the size of the file on disk):
+ * they may be at most DATASET_H5_MAX_EXPANSION times that. A contiguous
+ * dataset stores exactly its values and chunks compressed with deflate
+ * (HDF5's gzip filter) shrink at most 1032-fold, so datasets whose values
+ * were all written pass; refused are claims with little or no stored data
+ * behind them: never-written datasets (all fill value), sparsely written
+ * chunked ones, virtual datasets, data that filters shrink more than the
+ * limit (scale-offset on constant values), and values kept in external raw
+ * files more than DATASET_H5_MAX_EXPANSION times the size of the HDF5 file.
+ *
  * Statuses of the HDF5 readers: SMM_ERR_NULL_POINTER (a NULL argument),
  * SMM_ERR_BAD_ARGUMENT (max_rows < 0), SMM_ERR_IO (the file cannot be
  * opened for reading: missing, no permission), SMM_ERR_BAD_FORMAT (not an
  * HDF5 file, a truncated or corrupt file, no dataset at the path, a dataset
- * that is not 2-D, an unsupported type, a failed read, a non-finite value),
- * SMM_ERR_OVERFLOW, SMM_ERR_NO_MEMORY. The message names the file and the
- * path in the file.
+ * that is not 2-D, without rows or columns, an unsupported type, more values
+ * claimed than the size rule above allows, a failed read, a non-finite
+ * value), SMM_ERR_OVERFLOW, SMM_ERR_NO_MEMORY. The message names the file
+ * and the path in the file.
  */
+
+/* The size rule's limit: bytes of values claimed per byte stored (see above). */
+#define DATASET_H5_MAX_EXPANSION 4096
 
 /*
  * dataset_h5_split_spec - split a dataset name "FILE:/PATH" (the form the
@@ -320,9 +350,10 @@ smm_status dataset_ann_shape(const char *file, int64_t *train_rows, int64_t *tes
  * train set is loaded, the neighbors and distances of the loaded test rows.
  *
  * Validation (SMM_ERR_BAD_FORMAT, with a message naming file and dataset):
- * each of the four datasets exists and is 2-D; train and test have the same
- * number of columns d >= 1, equal to the "dimension" attribute when present;
- * neighbors and distances are both q x K with q the rows of test and
+ * each of the four datasets exists, is 2-D with at least one row and one
+ * column and passes the size rule of the HDF5 matrix loader; train and test
+ * have the same number of columns d, equal to the "dimension" attribute
+ * when present; neighbors and distances are both q x K with q the rows of test and
  * 1 <= K <= n; neighbors has an integer type and every index lies in
  * [0, n); train, test and distances hold finite numbers. Other statuses as
  * the HDF5 matrix loader. On failure *out is empty.
@@ -350,9 +381,10 @@ smm_status dataset_ann_ground_truth(const dataset_matrix *train, const dataset_m
  * an existing file): a->train, a->test, a->neighbors (stored as int32 when
  * n < 2^31, else int64), a->distances, the attribute "distance" (a->distance,
  * or "dot" when it is empty) and "dimension". Checks a's shapes as the loader
- * does. Returns SMM_OK, SMM_ERR_NULL_POINTER, SMM_ERR_BAD_ARGUMENT
- * (inconsistent shapes, a neighbour index outside [0, n)), SMM_ERR_IO (the
- * file cannot be created or written; a partly written file is removed).
+ * does (so there is at least one test row). Returns SMM_OK,
+ * SMM_ERR_NULL_POINTER, SMM_ERR_BAD_ARGUMENT (inconsistent shapes, a
+ * neighbour index outside [0, n)), SMM_ERR_IO (the file cannot be created or
+ * written; a partly written file is removed).
  */
 smm_status dataset_write_ann(const char *file, const dataset_ann *a, char *msg, size_t msg_size);
 

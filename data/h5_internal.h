@@ -47,8 +47,10 @@ typedef struct {
 
 /*
  * Open the dataset at `path` (absolute, e.g. "/train") of an open file and
- * check it: it exists, is a dataset, is 2-D, holds integers or floats.
- * SMM_ERR_BAD_FORMAT otherwise. On failure m->id is H5I_INVALID_HID.
+ * check it: it exists, is a dataset, is 2-D with at least one row and one
+ * column, holds integers or floats, and the file stores enough for the
+ * values it claims (the size rule of data/dataset.h). SMM_ERR_BAD_FORMAT
+ * otherwise. On failure m->id is H5I_INVALID_HID.
  */
 smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matrix *m,
                           char *msg, size_t msg_size);
@@ -57,7 +59,7 @@ smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matr
 void h5_matrix_close(h5_matrix *m);
 
 /*
- * Read the first `rows` rows (rows <= m->rows), converted by HDF5 to
+ * Read the first `rows` rows (1 <= rows <= m->rows), converted by HDF5 to
  * mem_type (H5T_NATIVE_FLOAT, H5T_NATIVE_INT64, ...), into buf (rows * cols
  * elements). SMM_ERR_BAD_FORMAT when the read fails (a corrupt or truncated
  * file) or the values cannot be converted.

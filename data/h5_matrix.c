@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void h5_quiet_begin(h5_quiet *q)
@@ -84,6 +85,31 @@ static const char *class_name(H5T_class_t cls)
     }
 }
 
+/*
+ * The size rule of data/dataset.h: the rows x cols values of value_bytes each
+ * that m claims may be at most DATASET_H5_MAX_EXPANSION times the bytes the
+ * file stores for it, so a dataspace claiming huge dimensions over little or
+ * no stored data is refused before anything is allocated for it. The stored
+ * size comes from the file's own metadata (H5Dget_storage_size), so it is
+ * taken no larger than the file on disk.
+ */
+static smm_status check_storage(const h5_matrix *m, size_t value_bytes, char *msg, size_t msg_size)
+{
+    struct stat st;
+    uint64_t on_disk = stat(m->file, &st) == 0 ? (uint64_t)st.st_size : 0;
+    uint64_t stored = H5Dget_storage_size(m->id);
+    if (stored > on_disk)
+        stored = on_disk;
+    uint64_t limit = stored > UINT64_MAX / DATASET_H5_MAX_EXPANSION ? UINT64_MAX
+                                                                     : stored * DATASET_H5_MAX_EXPANSION;
+    if (value_bytes > 0 && (uint64_t)m->rows <= limit / value_bytes / (uint64_t)m->cols)
+        return SMM_OK;
+    dataset_msg(msg, msg_size, "%s: %s claims %lld x %lld values of %zu bytes, more than %d times the %llu "
+                "bytes the file stores for it", m->file, m->path, (long long)m->rows, (long long)m->cols,
+                value_bytes, DATASET_H5_MAX_EXPANSION, (unsigned long long)stored);
+    return SMM_ERR_BAD_FORMAT;
+}
+
 smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matrix *m,
                           char *msg, size_t msg_size)
 {
@@ -132,9 +158,16 @@ smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matr
     }
     m->rows = (int64_t)dims[0];
     m->cols = (int64_t)dims[1];
+    if (m->rows == 0 || m->cols == 0) {
+        dataset_msg(msg, msg_size, "%s: %s is %lld x %lld; a matrix needs at least one row and one column",
+                    file, path, (long long)m->rows, (long long)m->cols);
+        h5_matrix_close(m);
+        return SMM_ERR_BAD_FORMAT;
+    }
 
     hid_t type = H5Dget_type(m->id);
     m->cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
+    size_t value_bytes = type >= 0 ? H5Tget_size(type) : 0;
     if (type >= 0)
         H5Tclose(type);
     if (m->cls != H5T_INTEGER && m->cls != H5T_FLOAT) {
@@ -143,7 +176,10 @@ smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matr
         h5_matrix_close(m);
         return SMM_ERR_BAD_FORMAT;
     }
-    return SMM_OK;
+    smm_status s = check_storage(m, value_bytes, msg, msg_size);
+    if (s != SMM_OK)
+        h5_matrix_close(m);
+    return s;
 }
 
 void h5_matrix_close(h5_matrix *m)
@@ -156,8 +192,6 @@ void h5_matrix_close(h5_matrix *m)
 smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void *buf,
                           char *msg, size_t msg_size)
 {
-    if (rows == 0 || m->cols == 0)
-        return SMM_OK;
     hsize_t start[2] = { 0, 0 }, count[2] = { (hsize_t)rows, (hsize_t)m->cols };
     hid_t fspace = H5Dget_space(m->id);
     hid_t mspace = H5Screate_simple(2, count, NULL);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -237,11 +238,10 @@ START_TEST(test_idx_truncated)
         ck_assert_ptr_null(m.data);
         ck_assert_msg(strlen(msg) > 0, "no message for a cut at %zu", cut);
     }
-    /* Reading only the images that are complete still works. */
+    /* The file is checked whole: the complete first images of a short file are refused too. */
     write_gz(tmp_path("t.gz"), buf, len - 20);
-    ck_assert_int_eq(dataset_load_idx_images(tmp_path("t.gz"), 1, &m, NULL, 0), SMM_OK);
-    ck_assert_int_eq(m.rows, 1);
-    dataset_matrix_free(&m);
+    ck_assert_int_eq(dataset_load_idx_images(tmp_path("t.gz"), 1, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
+    ck_assert_ptr_null(m.data);
     ck_assert_int_eq(dataset_load_idx_images(tmp_path("t.gz"), 2, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
 
     /* Labels that end early. */
@@ -261,11 +261,14 @@ END_TEST
 /* Read a whole file into a malloc'ed buffer. */
 static unsigned char *slurp(const char *path, size_t *len)
 {
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
     FILE *f = fopen(path, "rb");
     ck_assert_ptr_nonnull(f);
-    unsigned char *buf = malloc(1 << 16);
+    unsigned char *buf = malloc((size_t)st.st_size + 1);
     ck_assert_ptr_nonnull(buf);
-    *len = fread(buf, 1, 1 << 16, f);
+    *len = fread(buf, 1, (size_t)st.st_size, f);
+    ck_assert_uint_eq(*len, (size_t)st.st_size);
     fclose(f);
     return buf;
 }
@@ -308,6 +311,259 @@ START_TEST(test_idx_corrupt_gzip)
     /* An empty file. */
     write_plain(tmp_path("empty"), "", 0);
     ck_assert_int_eq(dataset_load_idx_images(tmp_path("empty"), 0, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
+}
+END_TEST
+
+/*
+ * Images of the gzipped test files: enough that the compressed stream is
+ * far longer than what zlib inflates ahead of the first images (16 KiB of
+ * output), so damage in its middle or end lies beyond what reading the first
+ * images touches.
+ */
+enum { GZ_COUNT = 200, GZ_PIXELS = 28 * 28 };
+
+/*
+ * Expect SMM_ERR_BAD_FORMAT, an empty matrix and a message naming the file
+ * from the image loader, whether it keeps the first image, half of the
+ * images or all of them; `what` names the damage in failure messages.
+ */
+static void expect_idx_rejected(const char *path, const char *what)
+{
+    static const int64_t max_rows[] = { 1, GZ_COUNT / 2, 0 };
+    for (int i = 0; i < 3; i++) {
+        dataset_matrix m = { 5, 5, NULL };
+        char msg[512] = "";
+        smm_status s = dataset_load_idx_images(path, max_rows[i], &m, msg, sizeof msg);
+        ck_assert_msg(s == SMM_ERR_BAD_FORMAT, "%s, max_rows %lld: status %s (%s)", what,
+                      (long long)max_rows[i], smm_status_str(s), msg);
+        ck_assert_msg(m.rows == 0 && m.cols == 0 && m.data == NULL, "%s: matrix not left empty", what);
+        ck_assert_msg(strstr(msg, path) != NULL, "%s: message \"%s\" does not name the file", what, msg);
+    }
+}
+
+/* The same for the label loader (first label, all of them). */
+static void expect_labels_rejected(const char *path, const char *what)
+{
+    static const int64_t max_rows[] = { 1, 0 };
+    for (int i = 0; i < 2; i++) {
+        uint8_t *labels = NULL;
+        int64_t count = 5;
+        char msg[512] = "";
+        smm_status s = dataset_load_idx_labels(path, max_rows[i], &labels, &count, msg, sizeof msg);
+        ck_assert_msg(s == SMM_ERR_BAD_FORMAT, "%s, max_rows %lld: status %s (%s)", what,
+                      (long long)max_rows[i], smm_status_str(s), msg);
+        ck_assert_msg(labels == NULL && count == 0, "%s: labels not left empty", what);
+        ck_assert_msg(strstr(msg, path) != NULL, "%s: message \"%s\" does not name the file", what, msg);
+    }
+}
+
+/*
+ * A gzipped IDX file at path: GZ_COUNT images of 28 x 28 random pixels of
+ * `levels` levels (16: compressible, so deflate codes them; 256: not, so
+ * deflate stores them as they are), then `extra` bytes more than the header
+ * announces. Returns the compressed file (free it), its length in *gz_len.
+ */
+static unsigned char *write_gz_images(const char *path, unsigned levels, size_t extra, size_t *gz_len)
+{
+    size_t raw_len = 16 + (size_t)GZ_COUNT * GZ_PIXELS + extra;
+    unsigned char *raw = malloc(raw_len);
+    ck_assert_ptr_nonnull(raw);
+    size_t p = put_be32(raw, DATASET_IDX_MAGIC_IMAGES);
+    p += put_be32(raw + p, GZ_COUNT);
+    p += put_be32(raw + p, 28);
+    p += put_be32(raw + p, 28);
+    uint64_t rng = 17;
+    while (p < raw_len)
+        raw[p++] = (unsigned char)(test_rng_next(&rng) % levels * (255 / (levels - 1)));
+    write_gz(path, raw, raw_len);
+    free(raw);
+    return slurp(path, gz_len);
+}
+
+/* gz with `len` bytes flipped (xor 0xA5) from `at`, written to path. */
+static void write_damaged(const char *path, const unsigned char *gz, size_t gz_len, size_t at, size_t len)
+{
+    unsigned char *bad = malloc(gz_len);
+    ck_assert_ptr_nonnull(bad);
+    memcpy(bad, gz, gz_len);
+    for (size_t i = at; i < at + len && i < gz_len; i++)
+        bad[i] ^= 0xA5;
+    write_plain(path, bad, gz_len);
+    free(bad);
+}
+
+START_TEST(test_idx_gzip_checked_to_the_end)
+{
+    size_t gz_len;
+    unsigned char *gz = write_gz_images(tmp_path("good.gz"), 16, 0, &gz_len);
+    ck_assert_uint_gt(gz_len, 4 * 16384);
+    dataset_matrix m;
+    char msg[512] = "";
+    ck_assert_msg(dataset_load_idx_images(tmp_path("good.gz"), 1, &m, msg, sizeof msg) == SMM_OK, "%s", msg);
+    ck_assert_int_eq(m.rows, 1);
+    dataset_matrix_free(&m);
+    ck_assert_int_eq(dataset_load_idx_images(tmp_path("good.gz"), 0, &m, NULL, 0), SMM_OK);
+    ck_assert_int_eq(m.rows, GZ_COUNT);
+    dataset_matrix_free(&m);
+
+    /* 64 bytes damaged in the middle of the stream, far beyond the first image. */
+    write_damaged(tmp_path("mid.gz"), gz, gz_len, gz_len / 2, 64);
+    expect_idx_rejected(tmp_path("mid.gz"), "64 bytes damaged mid-stream");
+
+    /* Cut short: at two thirds, just before the 8-byte trailer, inside it. */
+    const size_t cuts[] = { gz_len * 2 / 3, gz_len - 8, gz_len - 3 };
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        write_plain(tmp_path("cut.gz"), gz, cuts[i]);
+        char what[64];
+        snprintf(what, sizeof what, "cut at %zu of %zu bytes", cuts[i], gz_len);
+        expect_idx_rejected(tmp_path("cut.gz"), what);
+    }
+
+    /* One byte of the trailer changed: its CRC-32, then its length. */
+    write_damaged(tmp_path("crc.gz"), gz, gz_len, gz_len - 8, 1);
+    expect_idx_rejected(tmp_path("crc.gz"), "CRC-32 byte flipped");
+    write_damaged(tmp_path("isize.gz"), gz, gz_len, gz_len - 1, 1);
+    expect_idx_rejected(tmp_path("isize.gz"), "length byte flipped");
+
+    /* More decompressed data than the header announces: a second gzip member, a byte. */
+    unsigned char *twice = malloc(2 * gz_len);
+    ck_assert_ptr_nonnull(twice);
+    memcpy(twice, gz, gz_len);
+    memcpy(twice + gz_len, gz, gz_len);
+    write_plain(tmp_path("twice.gz"), twice, 2 * gz_len);
+    expect_idx_rejected(tmp_path("twice.gz"), "the file gzipped twice in a row");
+    free(twice);
+    free(gz);
+    gz = write_gz_images(tmp_path("long.gz"), 16, 1, &gz_len);
+    expect_idx_rejected(tmp_path("long.gz"), "one byte more than announced");
+    free(gz);
+}
+END_TEST
+
+START_TEST(test_idx_gzip_damage_that_inflates)
+{
+    /*
+     * Incompressible pixels are stored, not coded: damage to them inflates
+     * without error to wrong pixels, and only the CRC-32 at the end of the
+     * stream tells. A quarter into the stream is inside the first half of the
+     * images, which max_rows = GZ_COUNT / 2 keeps.
+     */
+    size_t gz_len;
+    unsigned char *gz = write_gz_images(tmp_path("stored.gz"), 256, 0, &gz_len);
+    ck_assert_uint_gt(gz_len, (size_t)GZ_COUNT * GZ_PIXELS);
+    dataset_matrix m;
+    ck_assert_int_eq(dataset_load_idx_images(tmp_path("stored.gz"), 0, &m, NULL, 0), SMM_OK);
+    dataset_matrix_free(&m);
+    write_damaged(tmp_path("bad.gz"), gz, gz_len, gz_len / 4, 64);
+    expect_idx_rejected(tmp_path("bad.gz"), "64 stored bytes damaged");
+    free(gz);
+
+    /* Labels, checked the same way: 60000 of them, their CRC-32 changed. */
+    enum { LABELS = 60000 };
+    unsigned char *lab = malloc(8 + LABELS);
+    ck_assert_ptr_nonnull(lab);
+    size_t p = put_be32(lab, DATASET_IDX_MAGIC_LABELS);
+    p += put_be32(lab + p, LABELS);
+    uint64_t rng = 3;
+    while (p < 8 + LABELS)
+        lab[p++] = (unsigned char)(test_rng_next(&rng) % 10);
+    write_gz(tmp_path("lab.gz"), lab, 8 + LABELS);
+    gz = slurp(tmp_path("lab.gz"), &gz_len);
+    write_damaged(tmp_path("lab_crc.gz"), gz, gz_len, gz_len - 8, 1);
+    expect_labels_rejected(tmp_path("lab_crc.gz"), "labels: CRC-32 byte flipped");
+    free(gz);
+    /* One label more than announced, in a second gzip member. */
+    gzFile g = gzopen(tmp_path("lab.gz"), "ab");
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(gzwrite(g, "\1", 1), 1);
+    ck_assert_int_eq(gzclose(g), Z_OK);
+    expect_labels_rejected(tmp_path("lab.gz"), "labels: one byte more than announced");
+    free(lab);
+}
+END_TEST
+
+START_TEST(test_idx_plain_exact_size)
+{
+    unsigned char buf[64];
+    size_t len = make_idx_images(buf, DATASET_IDX_MAGIC_IMAGES, 3, 2, 5);
+    buf[len] = 9;
+    write_plain(tmp_path("exact.idx"), buf, len);
+    dataset_matrix m;
+    char msg[512] = "";
+    ck_assert_msg(dataset_load_idx_images(tmp_path("exact.idx"), 1, &m, msg, sizeof msg) == SMM_OK, "%s", msg);
+    ck_assert_int_eq(m.rows, 1);
+    ck_assert_int_eq(m.cols, 10);
+    ck_assert_float_eq(m.data[9], (float)((7 * 9 + 3) % 256) / 255.0f);
+    dataset_matrix_free(&m);
+
+    write_plain(tmp_path("long.idx"), buf, len + 1);
+    expect_idx_rejected(tmp_path("long.idx"), "plain file one byte long");
+    write_plain(tmp_path("short.idx"), buf, len - 1);
+    expect_idx_rejected(tmp_path("short.idx"), "plain file one byte short");
+
+    unsigned char lab[8 + 3] = { 0 };
+    size_t p = put_be32(lab, DATASET_IDX_MAGIC_LABELS);
+    put_be32(lab + p, 2);
+    write_plain(tmp_path("lab.idx"), lab, sizeof lab);
+    expect_labels_rejected(tmp_path("lab.idx"), "plain labels one byte long");
+    uint8_t *labels;
+    int64_t count;
+    write_plain(tmp_path("lab.idx"), lab, sizeof lab - 1);
+    ck_assert_int_eq(dataset_load_idx_labels(tmp_path("lab.idx"), 1, &labels, &count, NULL, 0), SMM_OK);
+    ck_assert_int_eq(count, 1);
+    free(labels);
+}
+END_TEST
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* A 16-byte image header announcing count images of h x w, plus `body` zero bytes. */
+static void write_idx_header(const char *path, int gzipped, uint32_t count, uint32_t h, uint32_t w,
+                             size_t body)
+{
+    unsigned char buf[64] = { 0 };
+    size_t p = put_be32(buf, DATASET_IDX_MAGIC_IMAGES);
+    p += put_be32(buf + p, count);
+    p += put_be32(buf + p, h);
+    p += put_be32(buf + p, w);
+    ck_assert_uint_le(p + body, sizeof buf);
+    if (gzipped)
+        write_gz(path, buf, p + body);
+    else
+        write_plain(path, buf, p + body);
+}
+
+START_TEST(test_idx_huge_dims)
+{
+    /*
+     * Headers announcing far more than their files hold are format errors,
+     * found before anything that large is allocated (a sanitizer build aborts
+     * on such an allocation) and at once.
+     */
+    double t0 = seconds_now();
+    /* 36 bytes announcing 3 images of 94868330 x 94868330 pixels (2.7e16 bytes). */
+    write_idx_header(tmp_path("huge.idx"), 0, 3, 94868330u, 94868330u, 20);
+    expect_idx_rejected(tmp_path("huge.idx"), "plain, 3 x 9e15 announced");
+    write_idx_header(tmp_path("huge.gz"), 1, 3, 94868330u, 94868330u, 20);
+    expect_idx_rejected(tmp_path("huge.gz"), "gzipped, 3 x 9e15 announced");
+    /* Images of (2^32 - 1)^2 pixels, more than any file holds, even with no image. */
+    write_idx_header(tmp_path("wide.gz"), 1, 0, UINT32_MAX, UINT32_MAX, 0);
+    expect_idx_rejected(tmp_path("wide.gz"), "0 images of (2^32 - 1)^2 pixels");
+    write_idx_header(tmp_path("wide.gz"), 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, 8);
+    expect_idx_rejected(tmp_path("wide.gz"), "2^32 - 1 images of (2^32 - 1)^2 pixels");
+    /* 2^32 - 1 labels announced, 3 present. */
+    unsigned char lab[8 + 3] = { 0 };
+    size_t p = put_be32(lab, DATASET_IDX_MAGIC_LABELS);
+    put_be32(lab + p, UINT32_MAX);
+    write_gz(tmp_path("labels.gz"), lab, sizeof lab);
+    expect_labels_rejected(tmp_path("labels.gz"), "2^32 - 1 labels announced");
+    double elapsed = seconds_now() - t0;
+    ck_assert_msg(elapsed < 2.0, "rejecting the headers took %.2f s", elapsed);
 }
 END_TEST
 
@@ -812,6 +1068,10 @@ static Suite *data_suite(void)
     tcase_add_test(idx, test_idx_zero_image_size);
     tcase_add_test(idx, test_idx_truncated);
     tcase_add_test(idx, test_idx_corrupt_gzip);
+    tcase_add_test(idx, test_idx_gzip_checked_to_the_end);
+    tcase_add_test(idx, test_idx_gzip_damage_that_inflates);
+    tcase_add_test(idx, test_idx_plain_exact_size);
+    tcase_add_test(idx, test_idx_huge_dims);
     tcase_add_test(idx, test_idx_missing_file);
     tcase_add_test(idx, test_idx_bad_arguments);
     suite_add_tcase(s, idx);

@@ -70,6 +70,24 @@ static void put_matrix(hid_t loc, const char *name, hid_t ftype, hid_t mtype, hs
     put_dataset(loc, name, ftype, mtype, 2, dims, buf);
 }
 
+/*
+ * A rows x cols float32 dataset created but never written, so the file
+ * stores none of its values; chunked in rows of cols values when `chunked`.
+ */
+static void put_unwritten(hid_t loc, const char *name, hsize_t rows, hsize_t cols, int chunked)
+{
+    hsize_t dims[2] = { rows, cols }, chunk[2] = { 1, cols };
+    hid_t space = H5Screate_simple(2, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (chunked)
+        ck_assert_int_ge(H5Pset_chunk(dcpl, 2, chunk), 0);
+    hid_t ds = H5Dcreate2(loc, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ck_assert_msg(ds >= 0, "H5Dcreate2(%s) failed", name);
+    H5Dclose(ds);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+}
+
 /* Value (i, j) of the test matrices: exact in float, negative ones too. */
 static double value_at(int i, int j)
 {
@@ -212,6 +230,21 @@ static void check_loaded(const char *file, const char *path, int64_t max_rows, i
     dataset_matrix_free(&m);
 }
 
+/* The shape query and the loader agree on rows x cols. */
+static void check_shape(const char *file, const char *path, int64_t rows, int64_t cols)
+{
+    int64_t r = -1, c = -1;
+    char msg[512] = "";
+    ck_assert_msg(dataset_h5_matrix_shape(file, path, &r, &c, msg, sizeof msg) == SMM_OK, "%s", msg);
+    ck_assert_int_eq(r, rows);
+    ck_assert_int_eq(c, cols);
+    dataset_matrix m;
+    ck_assert_msg(dataset_load_h5_matrix(file, path, 0, &m, msg, sizeof msg) == SMM_OK, "%s", msg);
+    ck_assert_int_eq(m.rows, rows);
+    ck_assert_int_eq(m.cols, cols);
+    dataset_matrix_free(&m);
+}
+
 START_TEST(test_h5_matrix_types)
 {
     const char *file = tmp_path("m.h5");
@@ -313,22 +346,16 @@ START_TEST(test_h5_matrix_errors)
 }
 END_TEST
 
-START_TEST(test_h5_corrupt_data)
+enum { CHUNKED_ROWS = 4000, CHUNKED_COLS = 64 };
+
+/*
+ * x (CHUNKED_ROWS x CHUNKED_COLS floats) as the float32 dataset /x of a new
+ * file, in gzip-compressed chunks of 500 rows. Returns the file's size.
+ */
+static long write_chunked(const char *file, const float *x)
 {
-    /*
-     * A gzip-compressed, chunked matrix: the metadata sits at the start of
-     * the file, so damage in the middle hits compressed chunks, which then
-     * fail to decompress when read.
-     */
-    const char *file = tmp_path("big.h5");
-    enum { R = 4000, C = 64 };
-    float *x = malloc(R * C * sizeof(float));
-    ck_assert_ptr_nonnull(x);
-    uint64_t rng = 5;
-    for (int t = 0; t < R * C; t++)
-        x[t] = test_rng_uniform(&rng);
     hid_t f = create_file(file);
-    hsize_t dims[2] = { R, C }, chunk[2] = { 500, C };
+    hsize_t dims[2] = { CHUNKED_ROWS, CHUNKED_COLS }, chunk[2] = { 500, CHUNKED_COLS };
     hid_t space = H5Screate_simple(2, dims, NULL);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(dcpl, 2, chunk);
@@ -340,8 +367,24 @@ START_TEST(test_h5_corrupt_data)
     H5Pclose(dcpl);
     H5Sclose(space);
     H5Fclose(f);
+    return file_size(file);
+}
+
+START_TEST(test_h5_corrupt_data)
+{
+    /*
+     * A gzip-compressed, chunked matrix: the metadata sits at the start of
+     * the file, so damage in the middle hits compressed chunks, which then
+     * fail to decompress when read.
+     */
+    const char *file = tmp_path("big.h5");
+    float *x = malloc(CHUNKED_ROWS * CHUNKED_COLS * sizeof(float));
+    ck_assert_ptr_nonnull(x);
+    uint64_t rng = 5;
+    for (int t = 0; t < CHUNKED_ROWS * CHUNKED_COLS; t++)
+        x[t] = test_rng_uniform(&rng);
+    long size = write_chunked(file, x);
     free(x);
-    long size = file_size(file);
     ck_assert_int_gt(size, 100000);
 
     const char *bad = tmp_path("big_bad.h5");
@@ -351,6 +394,60 @@ START_TEST(test_h5_corrupt_data)
     const char *cut = tmp_path("big_cut.h5");
     copy_damaged(file, cut, size - 4096, -1);
     expect_load_error(cut, "/x", SMM_ERR_BAD_FORMAT, "not a readable HDF5 file");
+}
+END_TEST
+
+START_TEST(test_h5_matrix_without_rows_or_columns)
+{
+    const char *file = tmp_path("empty.h5");
+    hid_t f = create_file(file);
+    put_unwritten(f, "cols0", 600, 0, 0);
+    put_unwritten(f, "rows0", 0, 5, 0);
+    float one = 1.0f;
+    put_matrix(f, "one", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, 1, &one);
+    H5Fclose(f);
+    expect_load_error(file, "/cols0", SMM_ERR_BAD_FORMAT, "/cols0 is 600 x 0");
+    expect_load_error(file, "/rows0", SMM_ERR_BAD_FORMAT, "/rows0 is 0 x 5");
+    /* The smallest matrix is fine. */
+    check_shape(file, "/one", 1, 1);
+}
+END_TEST
+
+START_TEST(test_h5_claims_beyond_storage)
+{
+    /*
+     * Dataspaces claiming more values than the file stores are refused by the
+     * shape query and the loader alike, before anything is allocated for them
+     * (a sanitizer build aborts on such an allocation).
+     */
+    const char *file = tmp_path("claims.h5");
+    hid_t f = create_file(file);
+    put_unwritten(f, "chunked", (hsize_t)1 << 40, 1000, 1);
+    put_unwritten(f, "contiguous", 1000000, 1000000, 0);
+    /* 2^30 rows claimed, the first 16 written. */
+    put_unwritten(f, "sparse", (hsize_t)1 << 30, 64, 1);
+    hid_t ds = H5Dopen2(f, "sparse", H5P_DEFAULT);
+    hid_t fspace = H5Dget_space(ds);
+    hsize_t start[2] = { 0, 0 }, count[2] = { 16, 64 };
+    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
+    hid_t mspace = H5Screate_simple(2, count, NULL);
+    float rows[16 * 64] = { 0 };
+    ck_assert_int_ge(H5Dwrite(ds, H5T_NATIVE_FLOAT, mspace, fspace, H5P_DEFAULT, rows), 0);
+    H5Sclose(mspace);
+    H5Sclose(fspace);
+    H5Dclose(ds);
+    H5Fclose(f);
+    expect_load_error(file, "/chunked", SMM_ERR_BAD_FORMAT, "/chunked claims 1099511627776 x 1000 values");
+    expect_load_error(file, "/contiguous", SMM_ERR_BAD_FORMAT, "/contiguous claims 1000000 x 1000000 values");
+    expect_load_error(file, "/sparse", SMM_ERR_BAD_FORMAT, "/sparse claims 1073741824 x 64 values");
+
+    /* Values that were written pass, however well they compress: zeros shrink about 1000-fold. */
+    float *zeros = calloc(CHUNKED_ROWS * CHUNKED_COLS, sizeof(float));
+    ck_assert_ptr_nonnull(zeros);
+    const char *packed = tmp_path("zeros.h5");
+    ck_assert_int_lt(write_chunked(packed, zeros), CHUNKED_ROWS * CHUNKED_COLS * 4 / 100);
+    free(zeros);
+    check_shape(packed, "/x", CHUNKED_ROWS, CHUNKED_COLS);
 }
 END_TEST
 
@@ -492,6 +589,9 @@ START_TEST(test_ann_round_trip)
 }
 END_TEST
 
+/* Datasets that are no matrix, or claim values the file does not store. */
+typedef enum { ODD_NONE, ODD_1D, ODD_3D, ODD_STRINGS, ODD_UNWRITTEN } odd_kind;
+
 /* A benchmark file put together by hand: float64 vectors, int64 or other neighbours, fixed-length string. */
 typedef struct {
     int n, q, d, K, dtest;            /* dtest: columns of test */
@@ -500,7 +600,28 @@ typedef struct {
     int bad_index;                    /* one neighbour out of range */
     int dimension;                    /* "dimension" attribute, 0: none */
     int omit;                         /* 1 + index of a dataset left out (0: none) */
+    odd_kind odd_train;               /* /train replaced by such a dataset (ODD_NONE: not) */
 } ann_fixture;
+
+static void put_odd(hid_t f, const char *name, odd_kind kind)
+{
+    float v[24] = { 0 };
+    hsize_t d1[1] = { 24 }, d3[3] = { 2, 3, 4 };
+    if (kind == ODD_1D)
+        put_dataset(f, name, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, d1, v);
+    if (kind == ODD_3D)
+        put_dataset(f, name, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 3, d3, v);
+    if (kind == ODD_STRINGS) {
+        char text[4 * 6 * 4];
+        memset(text, 'x', sizeof text);
+        hid_t str = H5Tcopy(H5T_C_S1);
+        H5Tset_size(str, 4);
+        put_matrix(f, name, str, str, 4, 6, text);
+        H5Tclose(str);
+    }
+    if (kind == ODD_UNWRITTEN)
+        put_unwritten(f, name, (hsize_t)1 << 40, 6, 1);
+}
 
 static void write_ann_fixture(const char *path, const ann_fixture *fx)
 {
@@ -515,7 +636,9 @@ static void write_ann_fixture(const char *path, const ann_fixture *fx)
     if (fx->bad_index)
         nb[1] = fx->n;
     hid_t f = create_file(path);
-    if (fx->omit != 1)
+    if (fx->odd_train != ODD_NONE)
+        put_odd(f, "train", fx->odd_train);
+    else if (fx->omit != 1)
         put_matrix(f, "train", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, (hsize_t)fx->n, (hsize_t)fx->d, train);
     if (fx->omit != 2)
         put_matrix(f, "test", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, (hsize_t)fx->q, (hsize_t)fx->dtest, test);
@@ -542,7 +665,7 @@ static void write_ann_fixture(const char *path, const ann_fixture *fx)
     H5Fclose(f);
 }
 
-static const ann_fixture ANN_GOOD = { 8, 4, 6, 3, 6, 4, 3, 0, 0, 6, 0 };
+static const ann_fixture ANN_GOOD = { 8, 4, 6, 3, 6, 4, 3, 0, 0, 6, 0, ODD_NONE };
 
 static void expect_ann_error(const ann_fixture *fx, const char *part)
 {
@@ -618,6 +741,24 @@ START_TEST(test_ann_bad_layouts)
     fx.bad_index = 1;
     expect_ann_error(&fx, "/neighbors(0, 1) = 8");
 
+    /* No columns, no test rows (then neither neighbours nor distances have rows). */
+    fx = ANN_GOOD;
+    fx.d = fx.dtest = 0;
+    expect_ann_error(&fx, "/train is 8 x 0");
+    fx = ANN_GOOD;
+    fx.q = fx.neighbor_rows = 0;
+    expect_ann_error(&fx, "/test is 0 x 6");
+    /* /train no matrix of numbers, or claiming rows the file does not store. */
+    fx = ANN_GOOD;
+    fx.odd_train = ODD_1D;
+    expect_ann_error(&fx, "/train has 1 dimension");
+    fx.odd_train = ODD_3D;
+    expect_ann_error(&fx, "/train has 3 dimensions");
+    fx.odd_train = ODD_STRINGS;
+    expect_ann_error(&fx, "/train has string values");
+    fx.odd_train = ODD_UNWRITTEN;
+    expect_ann_error(&fx, "/train claims 1099511627776 x 6 values");
+
     dataset_ann a;
     char msg[512] = "";
     ck_assert_int_eq(dataset_load_ann(tmp_path("none.h5"), 0, 0, &a, msg, sizeof msg), SMM_ERR_IO);
@@ -664,6 +805,10 @@ START_TEST(test_ann_ground_truth_and_writer_checks)
     a.topk = 5;
     ck_assert_int_eq(dataset_write_ann(tmp_path("w.h5"), &a, msg, sizeof msg), SMM_ERR_BAD_ARGUMENT);
     a.topk = 1;
+    /* No test rows: a file the loader would refuse. */
+    a.test.rows = 0;
+    ck_assert_int_eq(dataset_write_ann(tmp_path("w.h5"), &a, msg, sizeof msg), SMM_ERR_BAD_ARGUMENT);
+    a.test.rows = 1;
     stderr_capture_begin();
     smm_status s = dataset_write_ann(tmp_path("no-such-dir/w.h5"), &a, msg, sizeof msg);
     long printed = stderr_capture_end();
@@ -758,6 +903,8 @@ static Suite *data_h5_suite(void)
     tcase_add_test(mat, test_h5_matrix_types);
     tcase_add_test(mat, test_h5_matrix_errors);
     tcase_add_test(mat, test_h5_corrupt_data);
+    tcase_add_test(mat, test_h5_matrix_without_rows_or_columns);
+    tcase_add_test(mat, test_h5_claims_beyond_storage);
     tcase_add_test(mat, test_h5_split_spec);
     suite_add_tcase(s, mat);
 
