@@ -23,6 +23,16 @@
  * (estimate_block's values then equal estimate's up to float rounding). If
  * exact_sgemm cannot allocate its workspace in estimate_block, which must
  * not fail, the block is computed by a plain double-accumulation loop.
+ *
+ * Overflow: the inputs are finite (checked before sketching), but a sketch
+ * of values near FLT_MAX can overflow (a Gaussian or CountSketch sum, a
+ * Walsh-Hadamard butterfly, a column-row sample scaled by 1 / sqrt(s p_t)).
+ * Each factor is checked once it is made (O(s m) or O(s n) reads, against
+ * the O(s m k) or more of making it): NaN or Inf in AS or SB fails the
+ * sketch with SMM_ERR_NON_FINITE, as the sketch families fail when a norm
+ * overflows, so C is never written from an overflowed sketch. (Finite
+ * factors bound every estimate by |AS_i| |SB_j|; an estimate beyond
+ * FLT_MAX still overflows to Inf in C, as in exact_sgemm.)
  */
 #include <string.h>
 
@@ -30,6 +40,7 @@
 #include <xxhash.h>
 
 #include "approx/approx_classical.h"
+#include "approx/approx_plan.h"
 #include "exact/sgemm.h"
 
 /* ------------------------------------------------------------------------
@@ -72,6 +83,17 @@ void classical_view_matrix(int64_t rows, int64_t cols, int64_t rs, int64_t cs, s
         *layout = SMM_COL_MAJOR;
         *ld = cols == 1 && cs < rows ? rows : cs;
     }
+}
+
+/*
+ * SMM_ERR_NON_FINITE when one of the rows x cols floats of the row-major
+ * factor p (leading dimension cols) is NaN or Inf, i.e. its sketch
+ * overflowed; SMM_OK otherwise.
+ */
+static smm_status factor_finite(const smm_context *ctx, const float *p, int64_t rows, int64_t cols)
+{
+    const approx_vectors v = { SMM_ROW_MAJOR, rows, p, cols };
+    return approx_check_finite(ctx, &v, cols);
 }
 
 /* ------------------------------------------------------------------------
@@ -149,6 +171,8 @@ static smm_status linear_sketch_b(const smm_context *ctx, const approx_b_side *b
         const classical_view sb = { st->sb, 1, n }; /* S^T b_j is column j of SB */
         status = st->sketch_ops->apply(ctx, st->sketch, &b->cols, sb);
     }
+    if (status == SMM_OK)
+        status = factor_finite(ctx, st->sb, st->s, n);
     return classical_finish_state(st, status, state);
 }
 
@@ -167,6 +191,8 @@ static smm_status linear_sketch_a(const smm_context *ctx, const approx_b_side *b
         const classical_view as = { st->as, st->s, 1 }; /* S^T a_i is row i of AS */
         status = bs->sketch_ops->apply(ctx, bs->sketch, rows_a, as);
     }
+    if (status == SMM_OK)
+        status = factor_finite(ctx, st->as, rows_a->count, st->s);
     return classical_finish_state(st, status, a_state);
 }
 
@@ -204,6 +230,10 @@ static smm_status cr_sketch_a(const smm_context *ctx, const approx_b_side *b, co
         status = cr_sample_factors(ctx, rows_a, a_norms, &b->cols, bs->coord_norms, b->k, st->s, b->opts.seed,
                                    st->as, st->sb);
     }
+    if (status == SMM_OK)
+        status = factor_finite(ctx, st->as, rows_a->count, st->s);
+    if (status == SMM_OK)
+        status = factor_finite(ctx, st->sb, st->s, b->cols.count);
     smm_aligned_free(a_norms);
     return classical_finish_state(st, status, a_state);
 }

@@ -164,6 +164,23 @@ smm_status approx_check_topk_outputs(int64_t m, int64_t n, int64_t topk, const i
     return s;
 }
 
+smm_span approx_stored_span(smm_layout layout, smm_trans trans, int64_t rows, int64_t cols, const float *X, int64_t ld)
+{
+    return trans == SMM_NO_TRANS ? smm_matrix_span(layout, rows, cols, X, ld, sizeof(float))
+                                 : smm_matrix_span(layout, cols, rows, X, ld, sizeof(float));
+}
+
+smm_status approx_check_topk_overlap(int64_t m, int64_t topk, const int64_t *idx, const float *val, int64_t ldk,
+                                     smm_span a, smm_span b)
+{
+    const smm_span i = smm_matrix_span(SMM_ROW_MAJOR, m, topk, idx, ldk, sizeof(int64_t));
+    const smm_span v = smm_matrix_span(SMM_ROW_MAJOR, m, topk, val, ldk, sizeof(float));
+    if (smm_spans_overlap(i, v) || smm_spans_overlap(i, a) || smm_spans_overlap(i, b) || smm_spans_overlap(v, a) ||
+        smm_spans_overlap(v, b))
+        return SMM_ERR_BAD_ARGUMENT;
+    return SMM_OK;
+}
+
 approx_problem approx_problem_of(smm_layout layout, smm_trans transa, int64_t m, int64_t n, int64_t k, float alpha,
                                  const float *A, int64_t lda, float beta, float *C, int64_t ldc)
 {
@@ -343,5 +360,9 @@ smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_
         scale_c(&ctx, C, p.rs_c, p.cs_c, m, n, beta);
         return SMM_OK;
     }
+    /* C must not overlap A (the plan's op(B) is its own copy) */
+    if (smm_spans_overlap(smm_matrix_span(layout, m, n, C, ldc, sizeof(float)),
+                          approx_stored_span(layout, transa, m, k, A, lda)))
+        return SMM_ERR_BAD_ARGUMENT;
     return approx_plan_run(&ctx, plan, &p);
 }

@@ -25,6 +25,8 @@ smm_status approx_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
         return SMM_OK;
     if (k == 0 || alpha == 0.0f) /* C := beta * C, exactly as exact_sgemm does it */
         return exact_sgemm_with(&ctx, layout, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    if ((s = sgemm_check_overlap(layout, transa, transb, m, n, k, A, lda, B, ldb, C, ldc)) != SMM_OK)
+        return s;
 
     const approx_vectors cols = approx_vectors_of(layout, transb, 0, n, B, ldb);
     approx_plan *plan;

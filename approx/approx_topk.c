@@ -163,16 +163,24 @@ smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan,
     return s;
 }
 
-/* The checks of a top-k call's A, outputs and candidate count against n columns of dimension k. */
+/*
+ * The checks of a top-k call's A, outputs and candidate count against n
+ * columns of dimension k, then of the outputs' spans against each other, A
+ * and b_span (the caller's B in a one-shot call; empty for a plan, which
+ * has its own copy).
+ */
 static smm_status check_topk_args(smm_layout layout, smm_trans transa, int64_t m, int64_t n, int64_t k,
                                   const float *A, int64_t lda, int64_t topk, const int64_t *idx, const float *val,
-                                  int64_t ldk, const approx_options *opts)
+                                  int64_t ldk, const approx_options *opts, smm_span b_span)
 {
     smm_status s = approx_check_a(layout, transa, m, k, A, lda);
     if (s == SMM_OK)
         s = approx_check_topk_outputs(m, n, topk, idx, val, ldk);
     if (s == SMM_OK && opts->candidates != 0 && (opts->candidates < topk || opts->candidates > n))
         s = SMM_ERR_BAD_ARGUMENT;
+    if (s == SMM_OK)
+        s = approx_check_topk_overlap(m, topk, idx, val, ldk, approx_stored_span(layout, transa, m, k, A, lda),
+                                      b_span);
     return s;
 }
 
@@ -183,8 +191,9 @@ smm_status approx_plan_topk(const approx_plan *plan, smm_layout layout, smm_tran
     approx_phases_clear();
     if (plan == NULL)
         return SMM_ERR_NULL_POINTER;
+    const smm_span no_b = { 0, 0 };
     smm_status s = check_topk_args(layout, transa, m, plan->b.cols.count, plan->b.k, A, lda, topk, idx, val, ldk,
-                                   &plan->b.opts);
+                                   &plan->b.opts, no_b);
     smm_context ctx;
     if (s == SMM_OK)
         s = approx_context(&plan->b.opts, &ctx);
@@ -207,7 +216,8 @@ smm_status approx_topk(smm_layout layout, smm_trans transa, smm_trans transb,
     if (s == SMM_OK)
         s = approx_check_b(layout, transb, k, n, B, ldb);
     if (s == SMM_OK)
-        s = check_topk_args(layout, transa, m, n, k, A, lda, topk, idx, val, ldk, opts);
+        s = check_topk_args(layout, transa, m, n, k, A, lda, topk, idx, val, ldk, opts,
+                            approx_stored_span(layout, transb, k, n, B, ldb));
     if (s != SMM_OK || m == 0)
         return s;
     const approx_vectors cols = approx_vectors_of(layout, transb, 0, n, B, ldb);

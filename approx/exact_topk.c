@@ -55,10 +55,26 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
         s = approx_check_a(layout, transa, m, k, A, lda);
     if (s == SMM_OK)
         s = approx_check_topk_outputs(m, n, topk, idx, val, ldk);
+    if (s == SMM_OK)
+        s = approx_check_topk_overlap(m, topk, idx, val, ldk, approx_stored_span(layout, transa, m, k, A, lda),
+                                      approx_stored_span(layout, transb, k, n, B, ldb));
     smm_context ctx;
     if (s == SMM_OK)
         s = smm_context_current(&ctx);
     if (s != SMM_OK || m == 0)
+        return s;
+    const product_blocks p = { approx_vectors_of(layout, transa, 1, m, A, lda),
+                               approx_vectors_of(layout, transb, 0, n, B, ldb), k };
+    /*
+     * NaN or Inf in A or B: SMM_ERR_NON_FINITE, as every approximate call.
+     * One vectorised read of each operand with all threads, against the
+     * product's 2 m n k flops: 16-20 ms of a 3 s call at 10000 x 60000 x 784
+     * on 2 threads (measured), well under 1 %.
+     */
+    s = approx_check_finite(&ctx, &p.rows_a, k);
+    if (s == SMM_OK)
+        s = approx_check_finite(&ctx, &p.cols_b, k);
+    if (s != SMM_OK)
         return s;
 
     /* results go to a workspace first: the outputs stay untouched if a block fails */
@@ -68,8 +84,6 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
     best_rows best = { topk, smm_aligned_alloc((size_t)entries * sizeof(int64_t)),
                        smm_aligned_alloc((size_t)entries * sizeof(float)) };
     s = best.idx && best.val ? SMM_OK : SMM_ERR_NO_MEMORY;
-    const product_blocks p = { approx_vectors_of(layout, transa, 1, m, A, lda),
-                               approx_vectors_of(layout, transb, 0, n, B, ldb), k };
     if (s == SMM_OK)
         s = topk_stream(&ctx, m, n, topk, product_block, &p, keep_best, &best, 0);
     if (s == SMM_OK)

@@ -49,6 +49,7 @@ struct brgemm_plan {
     brgemm_args args; /* k, leading dimensions, strides of the view; alpha, beta */
     int64_t max_batch; /* the largest batch whose A_i and B_i spans fit in the address space */
     int reads;         /* m, n, k > 0 and alpha != 0: a batch >= 1 reads A and B and runs the tiles */
+    size_t a_bytes, b_bytes, c_bytes; /* the span (smm_runtime.h) of one A_i, one B_i and C in the view, in bytes */
     int64_t band_rows;          /* rows of every band but the last */
     int64_t bands;
     brgemm_band full, last;     /* the bands before the last one, and the last */
@@ -185,6 +186,9 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
     const int64_t max_b = max_batch(p->args.stride_b, span_of(d.k, p->n, p->args.ldb));
     p->max_batch = max_a < max_b ? max_a : max_b;
     p->reads = p->m > 0 && p->n > 0 && d.k > 0 && d.alpha != 0.0f;
+    p->a_bytes = (size_t)span_of(p->m, d.k, p->args.lda) * sizeof(float);
+    p->b_bytes = (size_t)span_of(d.k, p->n, p->args.ldb) * sizeof(float);
+    p->c_bytes = (size_t)span_of(p->m, p->n, p->args.ldc) * sizeof(float);
 
     const brgemm_kernel_set *ks = kernels_for(ctx.isa);
     p->rank1 = d.k == 1 ? ks->rank1 : NULL;
@@ -253,8 +257,9 @@ static void run_call(const brgemm_tile_call *tc, int kind, const brgemm_args *g,
  * the bands. Strided (kind 0): a and b are the view's A_0 and B_0.
  * Pointers (kind 1): ap and bp are the view's arrays.
  */
-static void run_tiles(const brgemm_plan *p, int kind, const float *a, const float *b, const float *const *ap,
-                      const float *const *bp, float *C, int64_t batch)
+static inline __attribute__((always_inline)) void run_tiles(const brgemm_plan *p, int kind, const float *a,
+                                                            const float *b, const float *const *ap,
+                                                            const float *const *bp, float *C, int64_t batch)
 {
     const brgemm_args *g = &p->args;
     if (batch == 1 && p->rank1 != NULL) {
@@ -299,6 +304,35 @@ static smm_status execution_begin(const brgemm_plan *p, const void *A, const voi
     return SMM_OK;
 }
 
+/* The span of a matrix of `bytes` bytes at p (smm_runtime.h). */
+static inline smm_span span_at(const void *p, size_t bytes)
+{
+    const smm_span s = { (uintptr_t)p, (uintptr_t)p + bytes };
+    return s;
+}
+
+/* 1 when c overlaps the span of one of X_i = X + i * stride, i < batch (each of `bytes` bytes), one by one. */
+static __attribute__((noinline)) int batch_overlaps_each(smm_span c, const float *X, int64_t stride, int64_t batch,
+                                                         size_t bytes)
+{
+    for (int64_t i = 0; i < batch; i++)
+        if (smm_spans_overlap(c, span_at(X + i * stride, bytes)))
+            return 1;
+    return 0;
+}
+
+/*
+ * 1 when c overlaps the span of one of X_i = X + i * stride, i < batch >= 1
+ * (each of `bytes` bytes). The batch's whole range is tested first (O(1), a
+ * few instructions); only a C inside that range (in a gap between strided
+ * matrices, or over one) is compared with each X_i, out of line.
+ */
+static inline int batch_overlaps(smm_span c, const float *X, int64_t stride, int64_t batch, size_t bytes)
+{
+    const smm_span all = { (uintptr_t)X, (uintptr_t)(X + (batch - 1) * stride) + bytes };
+    return smm_spans_overlap(c, all) && batch_overlaps_each(c, X, stride, batch, bytes);
+}
+
 smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
                                   int64_t batch)
 {
@@ -309,6 +343,10 @@ smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const
     if (batch > plan->max_batch)
         return SMM_ERR_OVERFLOW;
     const float *a = plan->swap ? B : A, *b = plan->swap ? A : B;
+    const smm_span c = span_at(C, plan->c_bytes);
+    if (batch_overlaps(c, a, plan->args.stride_a, batch, plan->a_bytes) ||
+        batch_overlaps(c, b, plan->args.stride_b, batch, plan->b_bytes))
+        return SMM_ERR_BAD_ARGUMENT;
     run_tiles(plan, BRGEMM_KIND_STRIDED, a, b, NULL, NULL, C, batch);
     return SMM_OK;
 }
@@ -320,10 +358,19 @@ smm_status brgemm_execute_pointers(const brgemm_plan *plan, const float *const *
     const smm_status s = execution_begin(plan, A, B, C, batch, &run);
     if (!run)
         return s;
-    for (int64_t i = 0; i < batch; i++)
-        if (A[i] == NULL || B[i] == NULL)
-            return SMM_ERR_NULL_POINTER;
     const float *const *ap = plan->swap ? B : A, *const *bp = plan->swap ? A : B;
+    const smm_span c = span_at(C, plan->c_bytes);
+    const size_t a_bytes = plan->a_bytes, b_bytes = plan->b_bytes;
+    int overlap = 0; /* reported after every pointer was checked */
+    for (int64_t i = 0; i < batch; i++) {
+        const float *a = ap[i], *b = bp[i];
+        if (a == NULL || b == NULL)
+            return SMM_ERR_NULL_POINTER;
+        if (smm_spans_overlap(c, span_at(a, a_bytes)) || smm_spans_overlap(c, span_at(b, b_bytes)))
+            overlap = 1;
+    }
+    if (overlap)
+        return SMM_ERR_BAD_ARGUMENT;
     run_tiles(plan, BRGEMM_KIND_POINTERS, NULL, NULL, ap, bp, C, batch);
     return SMM_OK;
 }

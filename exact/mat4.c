@@ -149,7 +149,20 @@ const char *mat4_impl(void)
 /* Matrices per thread below which a batch runs on one thread. */
 #define MAT4_MIN_PER_THREAD 4096
 
-/* count and the pointers (three; pass a repeated one for two), then the context. */
+/*
+ * 1 when the output (`bytes` bytes at out) overlaps one of the inputs in0,
+ * in1 of the same size (pass a repeated one for a single input): the memory
+ * spans of smm_runtime.h, one comparison per input.
+ */
+static inline int output_overlaps(const void *out, const void *in0, const void *in1, size_t bytes)
+{
+    return smm_equal_spans_overlap(out, in0, bytes) || smm_equal_spans_overlap(out, in1, bytes);
+}
+
+/*
+ * count, the pointers (inputs p0 and p1, a repeated one for a single input;
+ * output p2) and the output's overlap with the inputs, then the context.
+ */
 static smm_status check_batch(int64_t count, const void *p0, const void *p1, const void *p2, size_t elem,
                               smm_context *ctx)
 {
@@ -159,6 +172,12 @@ static smm_status check_batch(int64_t count, const void *p0, const void *p1, con
         return SMM_ERR_OVERFLOW;
     if (count > 0 && (p0 == NULL || p1 == NULL || p2 == NULL))
         return SMM_ERR_NULL_POINTER;
+    if (count > 0) { /* the general test (2 * bytes of smm_equal_spans_overlap may not fit): count x 16 matrices */
+        const smm_span out = smm_matrix_span(SMM_ROW_MAJOR, count, 16, p2, 16, elem);
+        if (smm_spans_overlap(out, smm_matrix_span(SMM_ROW_MAJOR, count, 16, p0, 16, elem)) ||
+            smm_spans_overlap(out, smm_matrix_span(SMM_ROW_MAJOR, count, 16, p1, 16, elem)))
+            return SMM_ERR_BAD_ARGUMENT;
+    }
     return smm_context_current(ctx);
 }
 
@@ -243,6 +262,8 @@ static smm_status batch(int64_t count, const void *a, const void *b, void *c, si
     {                                                                                              \
         if (a == NULL || b == NULL || c == NULL)                                                   \
             return SMM_ERR_NULL_POINTER;                                                           \
+        if (output_overlaps(c, a, b, 16 * sizeof(T)))                                              \
+            return SMM_ERR_BAD_ARGUMENT;                                                           \
         smm_status s;                                                                              \
         const mat4_kernels *k = current_kernels(&s);                                               \
         if (k != NULL)                                                                             \
@@ -253,6 +274,8 @@ static smm_status batch(int64_t count, const void *a, const void *b, void *c, si
     {                                                                                              \
         if (a == NULL || inv == NULL)                                                              \
             return SMM_ERR_NULL_POINTER;                                                           \
+        if (output_overlaps(inv, a, a, 16 * sizeof(T)))                                            \
+            return SMM_ERR_BAD_ARGUMENT;                                                           \
         smm_status s;                                                                              \
         const mat4_kernels *k = current_kernels(&s);                                               \
         if (k == NULL)                                                                             \
@@ -263,6 +286,8 @@ static smm_status batch(int64_t count, const void *a, const void *b, void *c, si
     {                                                                                              \
         if (src == NULL || dst == NULL)                                                            \
             return SMM_ERR_NULL_POINTER;                                                           \
+        if (output_overlaps(dst, src, src, 16 * sizeof(T)))                                        \
+            return SMM_ERR_BAD_ARGUMENT;                                                           \
         memcpy(dst, src, 16 * sizeof(T));                                                          \
         return SMM_OK;                                                                             \
     }                                                                                              \

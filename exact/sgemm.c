@@ -87,6 +87,17 @@ smm_status sgemm_check_args(smm_layout layout, smm_trans transa, smm_trans trans
     return smm_check_matrix(layout, m, n, C, ldc, sizeof(float));
 }
 
+smm_status sgemm_check_overlap(smm_layout layout, smm_trans transa, smm_trans transb,
+                               int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
+                               const float *B, int64_t ldb, const float *C, int64_t ldc)
+{
+    const int a_plain = transa == SMM_NO_TRANS, b_plain = transb == SMM_NO_TRANS;
+    const smm_span c = smm_matrix_span(layout, m, n, C, ldc, sizeof(float));
+    const smm_span a = smm_matrix_span(layout, a_plain ? m : k, a_plain ? k : m, A, lda, sizeof(float));
+    const smm_span b = smm_matrix_span(layout, b_plain ? k : n, b_plain ? n : k, B, ldb, sizeof(float));
+    return smm_spans_overlap(c, a) || smm_spans_overlap(c, b) ? SMM_ERR_BAD_ARGUMENT : SMM_OK;
+}
+
 smm_status exact_sgemm_with(const smm_context *ctx, smm_layout layout, smm_trans transa,
                             smm_trans transb, int64_t m, int64_t n, int64_t k, float alpha,
                             const float *A, int64_t lda, const float *B, int64_t ldb,
@@ -105,6 +116,8 @@ smm_status exact_sgemm_with(const smm_context *ctx, smm_layout layout, smm_trans
         sgemm_scale(row_major ? m : n, row_major ? n : m, beta, C, ldc);
         return SMM_OK;
     }
+    if ((s = sgemm_check_overlap(layout, transa, transb, m, n, k, A, lda, B, ldb, C, ldc)) != SMM_OK)
+        return s;
 
     const sgemm_target *target = sgemm_target_for(ctx->isa);
     const sgemm_view a = sgemm_op_view(layout, transa, A, lda); /* m x k */

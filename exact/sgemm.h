@@ -25,6 +25,9 @@
  *     then B (k x n or n x k), then C (m x n): leading dimension
  *     (SMM_ERR_BAD_LEADING_DIM), NULL with elements (SMM_ERR_NULL_POINTER),
  *     extent (SMM_ERR_OVERFLOW).
+ *  5. When A and B are read (m, n, k > 0 and alpha != 0; otherwise C :=
+ *     beta * C is done and SMM_OK returned): C's memory span overlapping
+ *     A's or B's -> SMM_ERR_BAD_ARGUMENT (sgemm_check_overlap).
  * Then SMM_ERR_NO_MEMORY if the workspace cannot be allocated, else SMM_OK.
  */
 smm_status exact_sgemm_with(const smm_context *ctx, smm_layout layout, smm_trans transa,
@@ -40,6 +43,15 @@ smm_status exact_sgemm_with(const smm_context *ctx, smm_layout layout, smm_trans
 smm_status sgemm_check_args(smm_layout layout, smm_trans transa, smm_trans transb,
                             int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
                             const float *B, int64_t ldb, const float *C, int64_t ldc);
+
+/*
+ * Step 5 above alone: SMM_ERR_BAD_ARGUMENT when the memory span of C (m x n)
+ * overlaps that of the stored A or B (smm_runtime.h: smm_spans_overlap),
+ * else SMM_OK. For arguments sgemm_check_args accepted; touches no memory.
+ */
+smm_status sgemm_check_overlap(smm_layout layout, smm_trans transa, smm_trans transb,
+                               int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
+                               const float *B, int64_t ldb, const float *C, int64_t ldc);
 
 /*
  * Name of the micro-kernel path isa runs (e.g. "avx2_fma_6x16"), or

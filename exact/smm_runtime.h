@@ -66,6 +66,49 @@ smm_status smm_check_trans(smm_trans trans);
 smm_status smm_check_matrix(smm_layout layout, int64_t rows, int64_t cols,
                             const void *p, int64_t ld, size_t elem_size);
 
+/*
+ * Aliasing. The memory span of a matrix is the byte range from its first
+ * element to one past its last, padding between lines included: [lo, hi),
+ * empty (lo == hi) when the matrix has no elements. Entry points whose
+ * headers forbid an output to overlap an input compare these spans (after
+ * smm_check_matrix accepted both matrices, so the extents fit) and return
+ * SMM_ERR_BAD_ARGUMENT on an overlap. Spans are compared, not elements: a
+ * matrix interleaved with another in the padding of its lines counts as
+ * overlapping. O(1), no memory touched.
+ */
+typedef struct {
+    uintptr_t lo, hi;
+} smm_span;
+
+/* The span of a rows x cols matrix in `layout` (leading dimension ld, elements of elem_size bytes) at p. */
+static inline smm_span smm_matrix_span(smm_layout layout, int64_t rows, int64_t cols, const void *p, int64_t ld,
+                                       size_t elem_size)
+{
+    const int64_t inner = layout == SMM_ROW_MAJOR ? cols : rows;
+    const int64_t outer = layout == SMM_ROW_MAJOR ? rows : cols;
+    smm_span s = { (uintptr_t)p, (uintptr_t)p };
+    if (rows > 0 && cols > 0)
+        s.hi = s.lo + ((size_t)(outer - 1) * (size_t)ld + (size_t)inner) * elem_size;
+    return s;
+}
+
+/* 1 when the two spans share a byte (an empty span shares none). Disjoint spans fail one of the first two tests. */
+static inline int smm_spans_overlap(smm_span a, smm_span b)
+{
+    return a.lo < b.hi && b.lo < a.hi && a.lo < a.hi && b.lo < b.hi;
+}
+
+/*
+ * smm_spans_overlap for two spans of the same length `bytes` (1 <= bytes <=
+ * SIZE_MAX / 2) starting at p and q: |p - q| < bytes, as one comparison
+ * (the fixed-size 4x4 matrices, where the general test would cost as much
+ * as a quarter of the call).
+ */
+static inline int smm_equal_spans_overlap(const void *p, const void *q, size_t bytes)
+{
+    return (uintptr_t)p - (uintptr_t)q + (bytes - 1) < 2 * bytes - 1;
+}
+
 /* a * b into *out; SMM_ERR_OVERFLOW when it does not fit in int64_t or a, b < 0. */
 smm_status smm_mul_size(int64_t a, int64_t b, int64_t *out);
 

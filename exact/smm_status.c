@@ -14,7 +14,8 @@ const char *smm_status_str(smm_status s)
     switch (s) {
     case SMM_OK: return "success";
     case SMM_ERR_NULL_POINTER: return "a required pointer is NULL";
-    case SMM_ERR_BAD_SIZE: return "a dimension is negative";
+    case SMM_ERR_BAD_SIZE:
+        return "a dimension is out of range (negative, zero where at least 1 is required, or above its limit)";
     case SMM_ERR_BAD_LEADING_DIM: return "a leading dimension is smaller than the matrix requires";
     case SMM_ERR_OVERFLOW: return "an element or byte count overflows";
     case SMM_ERR_BAD_LAYOUT: return "unknown layout (expected SMM_ROW_MAJOR or SMM_COL_MAJOR)";
@@ -26,10 +27,10 @@ const char *smm_status_str(smm_status s)
     case SMM_ERR_BAD_ENV: return "SKETCHMM_ISA or SKETCHMM_NUM_THREADS holds a value that cannot be parsed";
     case SMM_ERR_BAD_THREADS: return "thread count is negative or above SMM_MAX_THREADS";
     case SMM_ERR_NO_MEMORY: return "out of memory";
-    case SMM_ERR_NON_FINITE: return "input holds NaN or Inf";
+    case SMM_ERR_NON_FINITE: return "input holds NaN or Inf, or a norm or sketch computed from it overflows float";
     case SMM_ERR_IO: return "file could not be opened, read or written";
     case SMM_ERR_BAD_FORMAT: return "file contents do not match the expected format";
-    case SMM_ERR_BAD_ARGUMENT: return "an argument is out of its documented range";
+    case SMM_ERR_BAD_ARGUMENT: return "an argument is out of its documented range, or an output overlaps an input";
     }
     return "unknown status code";
 }

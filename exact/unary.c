@@ -132,13 +132,6 @@ const char *unary_op_name(unary_op op)
     }
 }
 
-/* First and one-past-last byte address of a lines x len view with leading dimension ld (lines, len >= 1). */
-static void span_of(const float *p, int64_t lines, int64_t len, int64_t ld, uintptr_t *lo, uintptr_t *hi)
-{
-    *lo = (uintptr_t)p;
-    *hi = *lo + ((size_t)(lines - 1) * (size_t)ld + (size_t)len) * sizeof(float);
-}
-
 static void run_copy(unary_copy_fn copy, unary_op op, int64_t rows, int64_t cols, const float *A, int64_t lda,
                      float *B, int64_t ldb, int threads)
 {
@@ -206,15 +199,12 @@ smm_status unary_apply(unary_op op, smm_layout layout, smm_trans trans, int64_t 
         return SMM_OK;
     /* the row-major view of B: rows lines of cols contiguous elements */
     const int64_t rows = layout == SMM_ROW_MAJOR ? m : n, cols = layout == SMM_ROW_MAJOR ? n : m;
-    if (op != UNARY_ZERO) {
-        uintptr_t alo, ahi, blo, bhi;
-        span_of(B, rows, cols, ldb, &blo, &bhi);
-        if (transposed)
-            span_of(A, cols, rows, lda, &alo, &ahi);
-        else
-            span_of(A, rows, cols, lda, &alo, &ahi);
+    if (op != UNARY_ZERO) { /* the spans of smm_runtime.h; A is n x m when transposed */
+        const smm_span b_span = smm_matrix_span(layout, m, n, B, ldb, sizeof(float));
+        const smm_span a_span = transposed ? smm_matrix_span(layout, n, m, A, lda, sizeof(float))
+                                           : smm_matrix_span(layout, m, n, A, lda, sizeof(float));
         const int in_place = !transposed && A == B && lda == ldb;
-        if (!in_place && alo < bhi && blo < ahi)
+        if (!in_place && smm_spans_overlap(a_span, b_span))
             return SMM_ERR_BAD_ARGUMENT;
     }
     smm_context ctx;

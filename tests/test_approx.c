@@ -272,6 +272,198 @@ START_TEST(bad_input_leaves_c_untouched)
 }
 END_TEST
 
+static const approx_method every_method[] = { APPROX_SIMHASH,       APPROX_SIMHASH_ORTHOGONAL,
+                                              APPROX_SIMHASH_STRUCTURED, APPROX_CROSSPOLYTOPE,
+                                              APPROX_GAUSSIAN_PROJECTION, APPROX_SRHT,
+                                              APPROX_COUNTSKETCH,   APPROX_CR_SAMPLING };
+#define EVERY_METHOD ((int)(sizeof every_method / sizeof every_method[0]))
+
+static approx_options overflow_options(approx_method method)
+{
+    approx_options o = APPROX_OPTIONS_INIT;
+    o.method = method;
+    o.bits = 64;
+    o.sketch_dim = 8;
+    o.seed = 3;
+    return o;
+}
+
+/*
+ * Finite operands whose sketches overflow float. Three cases, k = 64:
+ *   0: op(A)'s entries near 3e38, op(B)'s near 1e-30 (the exact product,
+ *      about 64 * 3e38 * 1e-30, is finite);
+ *   1: the same with the roles swapped;
+ *   2: both near 3e38 (the exact product overflows too).
+ * The sketch families' norms (3e38 * 8) overflow, and so do the Gaussian,
+ * SRHT and CountSketch sketches of a huge operand: SMM_ERR_NON_FINITE with
+ * nothing written, in approx_sgemm, plans and top-k, on every ISA path (the
+ * plans of a huge op(B) fail at approx_plan_create). Column-row sampling
+ * balances its factors (each sampled column of AS and row of SB has norm
+ * sqrt(Q / s), Q = sum_t |a_:t| |b_t:|): in cases 0 and 1 nothing
+ * overflows and it returns SMM_OK with a finite C; in case 2 its factors
+ * overflow and it fails at multiply time like the rest. Large values that
+ * overflow nothing still work for every method.
+ */
+START_TEST(overflowing_sketches_are_non_finite_for_every_method)
+{
+    const int64_t m = 3, n = 5, k = 64;
+    float *big_a = malloc(sizeof(float) * m * k), *tiny_a = malloc(sizeof(float) * m * k);
+    float *big_b = malloc(sizeof(float) * k * n), *tiny_b = malloc(sizeof(float) * k * n);
+    uint64_t rng = 17;
+    for (int64_t e = 0; e < m * k; e++) {
+        big_a[e] = 3e38f * (0.9f + 0.1f * test_rng_uniform(&rng));
+        tiny_a[e] = 1e-30f * test_rng_uniform(&rng);
+    }
+    for (int64_t e = 0; e < k * n; e++) {
+        tiny_b[e] = 1e-30f * test_rng_uniform(&rng);
+        big_b[e] = 3e38f * (0.9f + 0.1f * test_rng_uniform(&rng));
+    }
+    float C[15], C0[15];
+    for (int e = 0; e < 15; e++)
+        C0[e] = (float)e;
+    int64_t idx[6];
+    float val[6];
+    smm_isa isas[4];
+    const int count = test_supported_isas(isas);
+    for (int ii = 0; ii < count; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int mi = 0; mi < EVERY_METHOD; mi++) {
+            const approx_options o = overflow_options(every_method[mi]);
+            const char *name = approx_method_name(o.method);
+            const int cr = o.method == APPROX_CR_SAMPLING;
+            for (int side = 0; side < 3; side++) {
+                const float *A = side == 1 ? tiny_a : big_a, *B = side == 0 ? tiny_b : big_b;
+                const smm_status want = cr && side < 2 ? SMM_OK : SMM_ERR_NON_FINITE;
+                for (int beta_i = 0; beta_i < 2; beta_i++) {
+                    memcpy(C, C0, sizeof C);
+                    const smm_status s = approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k,
+                                                      B, n, beta_i ? 0.5f : 0.0f, C, n, &o);
+                    ck_assert_msg(s == want, "%s, isa %s, case %d: status %d (%s)", name, smm_isa_name(isas[ii]), side,
+                                  (int)s, smm_status_str(s));
+                    for (int e = 0; e < 15; e++)
+                        ck_assert_msg(want == SMM_OK ? isfinite(C[e]) : C[e] == C0[e], "%s, case %d: C[%d] = %g",
+                                      name, side, e, (double)C[e]);
+                }
+                for (int t = 0; t < 6; t++) {
+                    idx[t] = -9;
+                    val[t] = 7.0f;
+                }
+                const smm_status st =
+                    approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, A, k, B, n, 2, idx, val, 2, &o);
+                ck_assert_msg(st == want, "%s top-k, case %d: status %d", name, side, (int)st);
+                if (want != SMM_OK)
+                    for (int t = 0; t < 6; t++)
+                        ck_assert_msg(idx[t] == -9 && val[t] == 7.0f, "%s: top-k output written", name);
+                /* plans: sketching a huge op(B) fails at once, except for column-row sampling (which samples at
+                 * multiply time) */
+                approx_plan *plan = NULL;
+                const smm_status sp = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan);
+                if (side >= 1 && !cr) {
+                    ck_assert_msg(sp == SMM_ERR_NON_FINITE && plan == NULL, "%s plan of huge B: status %d", name,
+                                  (int)sp);
+                    continue;
+                }
+                ck_assert_msg(sp == SMM_OK, "%s plan, case %d: status %d", name, side, (int)sp);
+                memcpy(C, C0, sizeof C);
+                ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n),
+                                 want);
+                for (int t = 0; t < 6; t++) {
+                    idx[t] = -9;
+                    val[t] = 7.0f;
+                }
+                ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, 2, idx, val, 2), want);
+                approx_plan_free(plan);
+                if (want != SMM_OK) {
+                    ck_assert_msg(memcmp(C, C0, sizeof C) == 0, "%s: C was written", name);
+                    for (int t = 0; t < 6; t++)
+                        ck_assert(idx[t] == -9 && val[t] == 7.0f);
+                }
+            }
+        }
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+    /* large values whose norms and sketches stay finite: SMM_OK and a finite C */
+    for (int64_t e = 0; e < m * k; e++)
+        big_a[e] = 1e30f * test_rng_uniform(&rng);
+    for (int mi = 0; mi < EVERY_METHOD; mi++) {
+        const approx_options o = overflow_options(every_method[mi]);
+        ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, big_a, k, tiny_b, n,
+                                      0.0f, C, n, &o),
+                         SMM_OK);
+        for (int e = 0; e < 15; e++)
+            ck_assert_msg(isfinite(C[e]), "%s: C[%d] = %g", approx_method_name(o.method), e, (double)C[e]);
+    }
+    free(big_a), free(tiny_a), free(big_b), free(tiny_b);
+}
+END_TEST
+
+/*
+ * C must not overlap A or B (approx_sgemm) or A (approx_plan_multiply): an
+ * overlap of the memory spans is SMM_ERR_BAD_ARGUMENT with nothing written,
+ * for every method; buffers that touch without overlapping give the result
+ * of separate buffers.
+ */
+START_TEST(c_must_not_overlap_the_operands)
+{
+    const int64_t m = 3, n = 4, k = 5;
+    /* one arena: A (m x k = 15) | C (m x n = 12) | B (k x n = 20), each touching the next */
+    float arena[47], saved[47];
+    float *A = arena, *C = arena + 15, *B = arena + 27;
+    uint64_t rng = 8;
+    test_fill_uniform(A, m * k, &rng);
+    test_fill_uniform(B, k * n, &rng);
+    float As[15], Bs[20], Cs[12], C0[12];
+    memcpy(As, A, sizeof As);
+    memcpy(Bs, B, sizeof Bs);
+    test_fill_uniform(C0, m * n, &rng);
+    for (int mi = 0; mi < EVERY_METHOD; mi++) {
+        const approx_options o = overflow_options(every_method[mi]);
+        const char *name = approx_method_name(o.method);
+        approx_plan *plan;
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, Bs, n, &o, &plan), SMM_OK);
+        /* adjacent: accepted, the same C as separate buffers */
+        for (int call = 0; call < 2; call++) {
+            memcpy(Cs, C0, sizeof Cs);
+            memcpy(C, C0, sizeof Cs);
+            smm_status s1, s2;
+            if (call == 0) {
+                s1 = approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, As, k, Bs, n, 0.5f, Cs, n,
+                                  &o);
+                s2 = approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, A, k, B, n, 0.5f, C, n, &o);
+            } else {
+                s1 = approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.5f, As, k, 0.5f, Cs, n);
+                s2 = approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.5f, A, k, 0.5f, C, n);
+            }
+            ck_assert_int_eq(s1, SMM_OK);
+            ck_assert_msg(s2 == SMM_OK, "%s call %d on adjacent buffers: status %d", name, call, (int)s2);
+            ck_assert_msg(memcmp(C, Cs, sizeof Cs) == 0, "%s call %d: adjacent buffers give another C", name, call);
+            ck_assert(memcmp(A, As, sizeof As) == 0 && memcmp(B, Bs, sizeof Bs) == 0);
+        }
+        /* C shifted by one element into A (its first element is A's last), or into B (its last is B's first) */
+        memcpy(saved, arena, sizeof arena);
+        float *into_a = C - 1, *into_b = C + 1;
+        ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k, B, n, 0.0f,
+                                      into_a, n, &o),
+                         SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k, B, n, 0.0f,
+                                      into_b, n, &o),
+                         SMM_ERR_BAD_ARGUMENT);
+        /* C == A in column-major (same extent: a square product) */
+        ck_assert_int_eq(approx_sgemm(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 3, 3, 3, 1.0f, A, 3, B, 3, 0.0f, A, 3,
+                                      &o),
+                         SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, into_a, n),
+                         SMM_ERR_BAD_ARGUMENT);
+        ck_assert_msg(memcmp(saved, arena, sizeof arena) == 0, "%s: memory written after an overlap", name);
+        /* the plan keeps its own op(B): C over the caller's B is the caller's business */
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, into_b, n),
+                         SMM_OK);
+        memcpy(arena, saved, sizeof arena);
+        approx_plan_free(plan);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("approx");
@@ -282,6 +474,8 @@ int main(void)
     tcase_add_test(tc, same_result_on_every_isa_and_thread_count);
     tcase_add_test(tc, defaults_and_degenerate_sizes);
     tcase_add_test(tc, bad_input_leaves_c_untouched);
+    tcase_add_test(tc, overflowing_sketches_are_non_finite_for_every_method);
+    tcase_add_test(tc, c_must_not_overlap_the_operands);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

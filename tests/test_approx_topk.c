@@ -421,6 +421,199 @@ START_TEST(phase_times_of_the_last_call)
 }
 END_TEST
 
+/*
+ * exact_topk checks its inputs as the approximate calls do: NaN or Inf
+ * anywhere in A or B gives SMM_ERR_NON_FINITE with the outputs untouched,
+ * in every layout and transpose, on every ISA path; approx_topk agrees.
+ */
+START_TEST(exact_topk_rejects_non_finite_input)
+{
+    const int64_t m = 5, n = 9, k = 7, topk = 3, ldk = 4;
+    float A[5 * 7], B[7 * 9];
+    uint64_t rng = 21;
+    test_fill_uniform(A, m * k, &rng);
+    test_fill_uniform(B, k * n, &rng);
+    int64_t idx[5 * 4];
+    float val[5 * 4];
+    const float bad_values[] = { NAN, INFINITY, -INFINITY };
+    smm_isa isas[4];
+    const int count = test_supported_isas(isas);
+    for (int ii = 0; ii < count; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int layout_i = 0; layout_i < 2; layout_i++)
+            for (int trans_i = 0; trans_i < 4; trans_i++) {
+                const smm_layout layout = layout_i ? SMM_COL_MAJOR : SMM_ROW_MAJOR;
+                const smm_trans ta = trans_i & 1 ? SMM_TRANS : SMM_NO_TRANS;
+                const smm_trans tb = trans_i & 2 ? SMM_TRANS : SMM_NO_TRANS;
+                /* the tightest leading dimensions of the stored A (m x k or k x m) and B (k x n or n x k) */
+                const int64_t lda = (ta == SMM_NO_TRANS) == (layout == SMM_ROW_MAJOR) ? k : m;
+                const int64_t ldb = (tb == SMM_NO_TRANS) == (layout == SMM_ROW_MAJOR) ? n : k;
+                /* finite input: SMM_OK */
+                ck_assert_int_eq(exact_topk(layout, ta, tb, m, n, k, A, lda, B, ldb, topk, idx, val, ldk), SMM_OK);
+                for (int side = 0; side < 2; side++)
+                    for (int bi = 0; bi < 3; bi++)
+                        for (int where = 0; where < 3; where++) { /* first, middle and last element */
+                            float *X = side ? B : A;
+                            const int64_t size = side ? k * n : m * k;
+                            const int64_t e = where == 0 ? 0 : where == 1 ? size / 2 : size - 1;
+                            const float saved = X[e];
+                            X[e] = bad_values[bi];
+                            for (int t = 0; t < 5 * 4; t++) {
+                                idx[t] = -9;
+                                val[t] = 7.0f;
+                            }
+                            const smm_status s =
+                                exact_topk(layout, ta, tb, m, n, k, A, lda, B, ldb, topk, idx, val, ldk);
+                            ck_assert_msg(s == SMM_ERR_NON_FINITE,
+                                          "isa %s layout %d trans %d: %g in %s[%lld] gives status %d (%s)",
+                                          smm_isa_name(isas[ii]), layout_i, trans_i, (double)bad_values[bi],
+                                          side ? "B" : "A", (long long)e, (int)s, smm_status_str(s));
+                            for (int t = 0; t < 5 * 4; t++)
+                                ck_assert_msg(idx[t] == -9 && val[t] == 7.0f, "an output was written (entry %d)", t);
+                            /* the approximate top-k gives the same status */
+                            ck_assert_int_eq(approx_topk(layout, ta, tb, m, n, k, A, lda, B, ldb, topk, idx, val, ldk,
+                                                         NULL),
+                                             SMM_ERR_NON_FINITE);
+                            X[e] = saved;
+                        }
+            }
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+    /* m == 0: nothing to do, nothing read from A */
+    ck_assert_int_eq(exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 0, n, k, NULL, k, B, n, topk, NULL, NULL,
+                                ldk),
+                     SMM_OK);
+}
+END_TEST
+
+/*
+ * A zero dimension where the call needs at least 1 (approx_plan_create's k
+ * and n, the top-k calls' k and n) is SMM_ERR_BAD_SIZE, and the status text
+ * says that zero can be the reason; an option out of its range (topk,
+ * candidates, sketch_dim) is SMM_ERR_BAD_ARGUMENT.
+ */
+START_TEST(zero_dimensions_are_bad_size)
+{
+    float A[6] = { 1, 2, 3, 4, 5, 6 }, B[6] = { 1, 0, 0, 1, 1, 1 };
+    int64_t idx[4] = { -9, -9, -9, -9 };
+    float val[4] = { 7, 7, 7, 7 };
+    approx_plan *plan = NULL;
+    smm_status s[6];
+    s[0] = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 2, B, 2, NULL, &plan);
+    s[1] = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 0, B, 2, NULL, &plan);
+    s[2] = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 0, A, 1, B, 2, 1, idx, val, 2, NULL);
+    s[3] = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 0, 3, A, 3, B, 1, 1, idx, val, 2, NULL);
+    s[4] = exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 0, A, 1, B, 2, 1, idx, val, 2);
+    s[5] = exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 0, 3, A, 3, B, 1, 1, idx, val, 2);
+    for (int i = 0; i < 6; i++) {
+        ck_assert_msg(s[i] == SMM_ERR_BAD_SIZE, "call %d: status %d", i, (int)s[i]);
+        ck_assert_msg(strstr(smm_status_str(s[i]), "zero") != NULL, "call %d: \"%s\" does not cover a zero size", i,
+                      smm_status_str(s[i]));
+    }
+    ck_assert_ptr_null(plan);
+    for (int i = 0; i < 4; i++)
+        ck_assert(idx[i] == -9 && val[i] == 7.0f);
+    approx_options o = APPROX_OPTIONS_INIT;
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, 0, idx, val, 2, &o),
+                     SMM_ERR_BAD_ARGUMENT);
+    o.method = APPROX_COUNTSKETCH;
+    o.sketch_dim = 0;
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, &plan), SMM_ERR_BAD_ARGUMENT);
+    ck_assert_ptr_null(plan);
+}
+END_TEST
+
+/*
+ * The top-k outputs must not overlap the inputs nor each other: the memory
+ * spans (first to last element addressed) are compared and an overlap is
+ * SMM_ERR_BAD_ARGUMENT with nothing written; buffers that touch without
+ * overlapping are fine and give the result of separate buffers.
+ */
+START_TEST(topk_outputs_must_not_overlap_inputs)
+{
+    const int64_t m = 2, n = 3, k = 4, topk = 2, ldk = 2;
+    /*
+     * one arena of 16 words: A (m x k floats = 4 words), idx (m x ldk = 4 words), val (m x ldk floats = 2 words),
+     * B (n x k floats = 6 words)
+     */
+    int64_t *arena = malloc(sizeof(int64_t) * 16), *saved = malloc(sizeof(int64_t) * 16);
+    float *A = (float *)arena, *B = (float *)(arena + 10);
+    int64_t *idx = arena + 4;
+    float *val = (float *)(arena + 8);
+    uint64_t rng = 5;
+    test_fill_uniform(A, m * k, &rng);
+    test_fill_uniform(B, n * k, &rng);
+    /* the reference: separate buffers */
+    float As[8], Bs[12];
+    memcpy(As, A, sizeof As);
+    memcpy(Bs, B, sizeof Bs);
+    int64_t ref_idx[3][4];
+    float ref_val[3][4];
+    approx_options o = APPROX_OPTIONS_INIT;
+    o.method = APPROX_GAUSSIAN_PROJECTION;
+    o.sketch_dim = 4;
+    o.candidates = 3;
+    approx_plan *plan;
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bs, k, &o, &plan), SMM_OK);
+    ck_assert_int_eq(exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, As, k, Bs, k, topk, ref_idx[0],
+                                ref_val[0], ldk),
+                     SMM_OK);
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, As, k, Bs, k, topk, ref_idx[1],
+                                 ref_val[1], ldk, &o),
+                     SMM_OK);
+    ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, As, k, topk, ref_idx[2], ref_val[2], ldk),
+                     SMM_OK);
+    /* adjacent buffers (A | idx | val | B, each touching the next): accepted, same results */
+    for (int call = 0; call < 3; call++) {
+        memset(idx, 0, sizeof(int64_t) * 4);
+        memset(val, 0, sizeof(float) * 4);
+        const smm_status s =
+            call == 0   ? exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, B, k, topk, idx, val, ldk)
+            : call == 1 ? approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, B, k, topk, idx, val, ldk,
+                                      &o)
+                        : approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx, val, ldk);
+        ck_assert_msg(s == SMM_OK, "call %d on adjacent buffers: status %d", call, (int)s);
+        ck_assert(memcmp(idx, ref_idx[call], sizeof(int64_t) * 4) == 0);
+        ck_assert(memcmp(val, ref_val[call], sizeof(float) * 4) == 0);
+        ck_assert(memcmp(A, As, sizeof As) == 0 && memcmp(B, Bs, sizeof Bs) == 0);
+    }
+    /* overlaps, each by a single element at the edge of a span */
+    struct {
+        const char *what;
+        int64_t *idx;
+        float *val;
+    } cases[] = {
+        { "idx over the end of A", arena + 3, val },
+        { "val over the end of idx", idx, (float *)(arena + 7) + 1 },
+        { "val over the start of B", idx, (float *)(arena + 8) + 1 },
+        { "idx over the start of B", arena + 7, (float *)(arena + 4) },
+        { "idx == val", idx, (float *)idx },
+        { "val inside A", arena + 4, (float *)arena + 3 },
+    };
+    memcpy(saved, arena, sizeof(int64_t) * 16);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int call = 0; call < 3; call++) {
+            /* the plan has its own copy of B: for approx_plan_topk only overlaps with A or between the outputs count */
+            if (call == 2 && (c == 2 || c == 3))
+                continue;
+            const smm_status s =
+                call == 0 ? exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, B, k, topk, cases[c].idx,
+                                       cases[c].val, ldk)
+                : call == 1
+                    ? approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, B, k, topk, cases[c].idx,
+                                  cases[c].val, ldk, &o)
+                    : approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, cases[c].idx, cases[c].val,
+                                       ldk);
+            ck_assert_msg(s == SMM_ERR_BAD_ARGUMENT, "%s, call %d: status %d (%s)", cases[c].what, call, (int)s,
+                          smm_status_str(s));
+            ck_assert_msg(memcmp(saved, arena, sizeof(int64_t) * 16) == 0, "%s, call %d: memory was written",
+                          cases[c].what, call);
+        }
+    approx_plan_free(plan);
+    free(arena), free(saved);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("approx_topk");
@@ -434,6 +627,9 @@ int main(void)
     tcase_add_test(tc, dot_kernels_match_scalar);
     tcase_add_test(tc, phase_times_of_the_last_call);
     tcase_add_test(tc, streaming_selection_equals_full_sort);
+    tcase_add_test(tc, exact_topk_rejects_non_finite_input);
+    tcase_add_test(tc, zero_dimensions_are_bad_size);
+    tcase_add_test(tc, topk_outputs_must_not_overlap_inputs);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

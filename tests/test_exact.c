@@ -827,6 +827,200 @@ START_TEST(matrix_alloc_errors)
 }
 END_TEST
 
+/* ---- aliasing: C must not overlap the operands it is computed from ---- */
+
+/*
+ * exact_sgemm compares the memory spans (first to last element addressed)
+ * of C with those of A and B when it reads them: an overlap, even by one
+ * element, is SMM_ERR_BAD_ARGUMENT with nothing written; buffers that only
+ * touch give the result of separate buffers. Every ISA path, both layouts.
+ */
+START_TEST(test_sgemm_rejects_overlapping_c)
+{
+    const int64_t m = 4, n = 5, k = 3;
+    /*
+     * one arena: A (12 floats) | C (20) | B (15) | 5 spare, each touching the next (the shapes fill their spans
+     * in both layouts)
+     */
+    float arena[52], saved[52], As[12], Bs[15], Cs[20], C0[20];
+    uint64_t rng = 12;
+    test_fill_uniform(arena, 52, &rng);
+    test_fill_uniform(C0, 20, &rng);
+    float *A = arena, *C = arena + 12, *B = arena + 32;
+    memcpy(As, A, sizeof As);
+    memcpy(Bs, B, sizeof Bs);
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int li = 0; li < 2; li++) {
+            const smm_layout layout = li ? SMM_COL_MAJOR : SMM_ROW_MAJOR;
+            const int64_t lda = li ? m : k, ldb = li ? k : n, ldc = li ? m : n;
+            /* adjacent: accepted, the same bits as separate buffers */
+            memcpy(Cs, C0, sizeof Cs);
+            memcpy(C, C0, sizeof Cs);
+            ck_assert_int_eq(exact_sgemm(layout, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, As, lda, Bs, ldb, 0.5f, Cs,
+                                         ldc),
+                             SMM_OK);
+            ck_assert_int_eq(exact_sgemm(layout, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, A, lda, B, ldb, 0.5f, C,
+                                         ldc),
+                             SMM_OK);
+            ck_assert_msg(memcmp(C, Cs, sizeof Cs) == 0, "isa %s layout %d: adjacent buffers give another C",
+                          smm_isa_name(isas[ii]), li);
+            ck_assert(memcmp(A, As, sizeof As) == 0 && memcmp(B, Bs, sizeof Bs) == 0);
+            memcpy(saved, arena, sizeof arena);
+            /* C one element into A (its first element is A's last), one into B, equal to A, equal to B */
+            float *const bad_c[] = { C - 1, C + 1, A, B };
+            for (int c = 0; c < 4; c++) {
+                const smm_status s = exact_sgemm(layout, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, lda, B, ldb,
+                                                 0.0f, bad_c[c], ldc);
+                ck_assert_msg(s == SMM_ERR_BAD_ARGUMENT, "isa %s layout %d case %d: status %d (%s)",
+                              smm_isa_name(isas[ii]), li, c, (int)s, smm_status_str(s));
+                ck_assert_msg(memcmp(saved, arena, sizeof arena) == 0, "case %d: memory written", c);
+            }
+            /* transposed operands: op(A) = A^T with A stored k x m from C's last element on */
+            ck_assert_int_eq(exact_sgemm(layout, SMM_TRANS, SMM_TRANS, m, n, k, 1.0f, C + 19, li ? k : m, Bs,
+                                         li ? n : k, 0.0f, C, ldc),
+                             SMM_ERR_BAD_ARGUMENT);
+            ck_assert(memcmp(saved, arena, sizeof arena) == 0);
+        }
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+    /* spans, not elements: C interleaved in the padding of A (lda 8) is rejected as documented */
+    float wide[40];
+    test_fill_uniform(wide, 40, &rng);
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 4, 4, 3, 1.0f, wide, 8, Bs, 4, 0.0f,
+                                 wide + 3, 8),
+                     SMM_ERR_BAD_ARGUMENT);
+    /* operands that are not read (k == 0, alpha == 0) are not checked: C := beta * C */
+    float D[4] = { 1, 2, 3, 4 };
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 0, 1.0f, D, 1, D, 2, 2.0f, D, 2),
+                     SMM_OK);
+    ck_assert(D[0] == 2 && D[1] == 4 && D[2] == 6 && D[3] == 8);
+    ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 0.0f, D, 2, D, 2, 0.5f, D, 2),
+                     SMM_OK);
+    ck_assert(D[0] == 1 && D[1] == 2 && D[2] == 3 && D[3] == 4);
+}
+END_TEST
+
+/*
+ * brgemm executions: C must not overlap any A_i or B_i. Strided batches
+ * with a gap between consecutive A_i may hold C in the gap; one element of
+ * overlap with any A_i or B_i (strided or pointer arrays) is
+ * SMM_ERR_BAD_ARGUMENT with nothing written. Executions that read no
+ * operand (batch 0, alpha 0) are not checked. Both layouts, every ISA path.
+ */
+START_TEST(test_brgemm_rejects_overlapping_c)
+{
+    /* A_i at arena + 8 i (4 floats each, gaps of 4), i < 3; B_i at arena + 32 + 4 i */
+    float arena[64], saved[64], C0[4], Cref[4];
+    uint64_t rng = 31;
+    test_fill_uniform(arena, 64, &rng);
+    test_fill_uniform(C0, 4, &rng);
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int li = 0; li < 2; li++) {
+            brgemm_desc d = { li ? SMM_ROW_MAJOR : SMM_COL_MAJOR, 2, 2, 2, 2, 2, 2, 8, 4, 1.0f, 1.0f };
+            brgemm_plan *plan = NULL;
+            ck_assert_int_eq(brgemm_plan_create(&d, &plan), SMM_OK);
+            const float *A = arena, *B = arena + 32;
+            const float *ap[3] = { arena, arena + 8, arena + 16 }, *bp[3] = { arena + 32, arena + 36, arena + 40 };
+            /* the reference on a separate C */
+            memcpy(Cref, C0, sizeof Cref);
+            ck_assert_int_eq(brgemm_execute_strided(plan, A, B, Cref, 3), SMM_OK);
+            /* legitimate places for C: the gaps after A_0 and A_1, right after A_2, right after B_2 */
+            const int64_t good[] = { 4, 12, 20, 44 };
+            for (int g = 0; g < 4; g++)
+                for (int kind = 0; kind < 2; kind++) {
+                    memcpy(saved, arena, sizeof arena);
+                    float *C = arena + good[g];
+                    memcpy(C, C0, sizeof C0);
+                    const smm_status s = kind ? brgemm_execute_pointers(plan, ap, bp, C, 3)
+                                              : brgemm_execute_strided(plan, A, B, C, 3);
+                    ck_assert_msg(s == SMM_OK, "isa %s layout %d kind %d: C at %lld: status %d",
+                                  smm_isa_name(isas[ii]), li, kind, (long long)good[g], (int)s);
+                    ck_assert_msg(memcmp(C, Cref, sizeof Cref) == 0, "C at %lld: another result", (long long)good[g]);
+                    memcpy(arena, saved, sizeof arena);
+                }
+            /* one element of overlap: the end of A_0, the start of A_1, the end of A_2, B_0, the end of B_2 */
+            const int64_t bad[] = { 1, 5, 19, 29, 43 };
+            memcpy(saved, arena, sizeof arena);
+            for (int b = 0; b < 5; b++)
+                for (int kind = 0; kind < 2; kind++) {
+                    float *C = arena + bad[b];
+                    const smm_status s = kind ? brgemm_execute_pointers(plan, ap, bp, C, 3)
+                                              : brgemm_execute_strided(plan, A, B, C, 3);
+                    ck_assert_msg(s == SMM_ERR_BAD_ARGUMENT, "isa %s layout %d kind %d: C at %lld: status %d",
+                                  smm_isa_name(isas[ii]), li, kind, (long long)bad[b], (int)s);
+                    ck_assert_msg(memcmp(saved, arena, sizeof arena) == 0, "C at %lld: memory written",
+                                  (long long)bad[b]);
+                }
+            /* batch 0: C := beta * C, A and B not read, so not checked */
+            ck_assert_int_eq(brgemm_execute_strided(plan, A, B, arena + 1, 0), SMM_OK);
+            ck_assert_int_eq(brgemm_execute_pointers(plan, ap, bp, arena + 1, 0), SMM_OK);
+            brgemm_plan_free(plan);
+        }
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+/*
+ * mat4: outputs must not overlap inputs (mat4.h). One element of overlap is
+ * SMM_ERR_BAD_ARGUMENT with nothing written; touching buffers are fine.
+ */
+START_TEST(test_mat4_rejects_overlapping_output)
+{
+    float f[64], saved[64];
+    double d[64], saved_d[64];
+    uint64_t rng = 41;
+    test_fill_uniform(f, 64, &rng);
+    for (int e = 0; e < 64; e++)
+        d[e] = (double)f[e] + 2.0 * (e % 5 == 0); /* regular enough to invert */
+    for (int e = 0; e < 64; e += 5)
+        f[e] += 2.0f;
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        memcpy(saved, f, sizeof f);
+        memcpy(saved_d, d, sizeof d);
+        /* single matrices: a at f, b at f + 16; outputs over a's last element, over b's first, equal to a */
+        ck_assert_int_eq(mat4_mul_f32(f, f + 16, f + 15), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_mul_f32(f, f + 16, f + 1), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_mul_f32(f + 16, f, f + 1), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_mul_f32(f, f + 32, f + 17), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_inv_f32(f, f), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_copy_f32(f, f + 15), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_mul_batch_f32(2, f, f + 32, f + 31), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_inv_batch_f32(2, f, f + 31), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_copy_batch_f32(2, f + 1, f), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_mul_f64(d, d + 16, d), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_inv_f64(d, d + 15), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_copy_f64(d + 15, d), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_mul_batch_f64(2, d, d + 32, d + 1), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_inv_batch_f64(2, d + 16, d), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_int_eq(mat4_copy_batch_f64(2, d, d + 31), SMM_ERR_BAD_ARGUMENT);
+        ck_assert_msg(memcmp(saved, f, sizeof f) == 0 && memcmp(saved_d, d, sizeof d) == 0, "isa %s: memory written",
+                      smm_isa_name(isas[ii]));
+        /* touching: a | b | c */
+        float ref[16];
+        ck_assert_int_eq(mat4_mul_f32(f, f + 16, ref), SMM_OK);
+        ck_assert_int_eq(mat4_mul_f32(f, f + 16, f + 32), SMM_OK);
+        ck_assert(memcmp(ref, f + 32, sizeof ref) == 0);
+        ck_assert_int_eq(mat4_copy_f32(f, f + 16), SMM_OK);
+        ck_assert_int_eq(mat4_mul_batch_f32(1, f, f + 16, f + 32), SMM_OK);
+        ck_assert_int_eq(mat4_inv_f64(d, d + 16), SMM_OK);
+        ck_assert_int_eq(mat4_copy_batch_f64(2, d, d + 32), SMM_OK);
+        memcpy(f, saved, sizeof f);
+        memcpy(d, saved_d, sizeof d);
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
 static Suite *exact_suite(void)
 {
     Suite *s = suite_create("exact");
@@ -851,6 +1045,13 @@ static Suite *exact_suite(void)
     tcase_add_test(tc, test_sgemm_with_bad_context);
     tcase_add_test(tc, test_sgemm_selection_error);
     tcase_add_test(tc, test_sgemm_impl_names);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("aliasing");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_sgemm_rejects_overlapping_c);
+    tcase_add_test(tc, test_brgemm_rejects_overlapping_c);
+    tcase_add_test(tc, test_mat4_rejects_overlapping_output);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("padded matrices");

@@ -18,6 +18,25 @@ START_TEST(status_strings_are_distinct)
 }
 END_TEST
 
+/*
+ * SMM_ERR_BAD_SIZE is returned for negative dimensions and also for zero (or
+ * too large) ones where a function requires at least 1 (approx_plan_create's
+ * k and n, the top-k calls' k and n, the Hamming kernels' words): its text
+ * must say so, not only "negative".
+ */
+START_TEST(bad_size_string_covers_zero_and_limits)
+{
+    const char *s = smm_status_str(SMM_ERR_BAD_SIZE);
+    ck_assert_msg(strstr(s, "negative") != NULL && strstr(s, "zero") != NULL && strstr(s, "limit") != NULL,
+                  "SMM_ERR_BAD_SIZE reads \"%s\"", s);
+    /* the option statuses keep their own texts: an option out of range is a bad argument */
+    ck_assert_ptr_null(strstr(smm_status_str(SMM_ERR_BAD_ARGUMENT), "dimension"));
+    /* non-finite covers the values a call derives (norms, sketches) as well as the inputs */
+    ck_assert_msg(strstr(smm_status_str(SMM_ERR_NON_FINITE), "overflow") != NULL, "SMM_ERR_NON_FINITE reads \"%s\"",
+                  smm_status_str(SMM_ERR_NON_FINITE));
+}
+END_TEST
+
 START_TEST(version_matches_macros)
 {
     char expect[32];
@@ -142,6 +161,7 @@ int main(void)
     Suite *s = suite_create("runtime");
     TCase *tc = tcase_create("runtime");
     tcase_add_test(tc, status_strings_are_distinct);
+    tcase_add_test(tc, bad_size_string_covers_zero_and_limits);
     tcase_add_test(tc, version_matches_macros);
     tcase_add_test(tc, isa_selection_and_errors);
     tcase_add_test(tc, isa_environment_override);

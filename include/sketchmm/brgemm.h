@@ -34,7 +34,14 @@
  * - batch == 0, k == 0 or alpha == 0: C := beta * C; A and B are not read
  *   (and may be NULL).
  * - m == 0 or n == 0: nothing is done.
- * - C must not overlap any A_i or B_i.
+ * - C must not overlap any A_i or B_i: when the operands are read (batch
+ *   >= 1, m, n, k > 0, alpha != 0) the memory span of C (first to last
+ *   element, padding between columns or rows included) is compared with the
+ *   span of every A_i and B_i, and a shared byte gives SMM_ERR_BAD_ARGUMENT
+ *   (common.h, "Aliasing"). C may lie in a gap between strided A_i (or B_i)
+ *   and may touch them. Strided batches compare C with the whole batch's
+ *   range first (O(1)) and each matrix only when C lies inside that range;
+ *   pointer batches compare every A[i] and B[i] (O(batch)).
  * - Each element of C is accumulated in float with fused multiply-adds (on
  *   the portable path, separate multiplies and adds), over i in increasing
  *   order and, within each i, over the k terms in increasing order; then
@@ -103,7 +110,7 @@ const char *brgemm_plan_name(const brgemm_plan *plan);
  * Returns SMM_OK or, leaving C untouched: SMM_ERR_NULL_POINTER (plan NULL,
  * C NULL while m * n > 0, A or B NULL while they are read), SMM_ERR_BAD_SIZE
  * (batch < 0), SMM_ERR_OVERFLOW (the span of the batch does not fit in the
- * address space).
+ * address space), SMM_ERR_BAD_ARGUMENT (C overlaps an A_i or B_i, see above).
  */
 smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
                                   int64_t batch);
@@ -113,7 +120,8 @@ smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const
  *
  * Returns SMM_OK or, leaving C untouched: SMM_ERR_NULL_POINTER (plan NULL,
  * C NULL while m * n > 0, or, when they are read, A or B NULL or any of
- * A[i], B[i] NULL), SMM_ERR_BAD_SIZE (batch < 0).
+ * A[i], B[i] NULL), SMM_ERR_BAD_SIZE (batch < 0), SMM_ERR_BAD_ARGUMENT (C
+ * overlaps an A[i] or B[i], see above; checked after every pointer).
  */
 smm_status brgemm_execute_pointers(const brgemm_plan *plan, const float *const *A, const float *const *B,
                                    float *C, int64_t batch);

@@ -9,6 +9,13 @@
  * - Functions return an smm_status. On any status other than SMM_OK the
  *   output arrays are left untouched. Nothing in the library aborts, exits or
  *   prints.
+ * - Aliasing: where a function's header says an output must not overlap an
+ *   input, it compares their memory spans (each from its first to its last
+ *   element, padding between lines included) and returns
+ *   SMM_ERR_BAD_ARGUMENT when they share a byte; buffers that merely touch
+ *   are fine. Spans, not elements, are compared: an output interleaved with
+ *   an input in the padding of its lines is rejected too. Operands a call
+ *   does not read (e.g. A and B when alpha == 0) are not compared.
  * - The caller owns every array passed in; the library keeps no pointer to
  *   them after a call returns.
  */
@@ -31,11 +38,22 @@ typedef enum { SMM_ROW_MAJOR = 101, SMM_COL_MAJOR = 102 } smm_layout;
 /* op(X) = X or its transpose; the values are those of CBLAS. */
 typedef enum { SMM_NO_TRANS = 111, SMM_TRANS = 112 } smm_trans;
 
-/* Status codes. The numbers are stable: new codes are only ever appended. */
+/*
+ * Status codes. The numbers are stable: new codes are only ever appended.
+ *
+ * Sizes against options: a matrix or vector dimension (m, n, k, d, a word or
+ * matrix count) outside what the function accepts is SMM_ERR_BAD_SIZE,
+ * whether negative, zero where the function needs at least 1 (e.g. k and n
+ * of approx_plan_create and of the top-k calls) or above a documented limit;
+ * any other count or option (topk, candidates, sketch_dim, a batch stride)
+ * out of its documented range is SMM_ERR_BAD_ARGUMENT (bits:
+ * SMM_ERR_BAD_BITS). Every function's header lists which of its arguments
+ * must be at least 1.
+ */
 typedef enum {
     SMM_OK = 0,
     SMM_ERR_NULL_POINTER = 1,    /* a required pointer is NULL */
-    SMM_ERR_BAD_SIZE = 2,        /* a dimension is negative */
+    SMM_ERR_BAD_SIZE = 2,        /* a dimension is negative, zero where at least 1 is required, or above its limit */
     SMM_ERR_BAD_LEADING_DIM = 3, /* a leading dimension is smaller than allowed */
     SMM_ERR_OVERFLOW = 4,        /* an element or byte count does not fit in 64 bits / size_t */
     SMM_ERR_BAD_LAYOUT = 5,      /* layout is neither SMM_ROW_MAJOR nor SMM_COL_MAJOR */
@@ -47,10 +65,13 @@ typedef enum {
     SMM_ERR_BAD_ENV = 11,        /* SKETCHMM_ISA or SKETCHMM_NUM_THREADS has a value that cannot be parsed */
     SMM_ERR_BAD_THREADS = 12,    /* a thread count is negative or above SMM_MAX_THREADS */
     SMM_ERR_NO_MEMORY = 13,      /* a workspace allocation failed */
-    SMM_ERR_NON_FINITE = 14,     /* an input vector holds NaN or Inf where a finite value is required */
+    SMM_ERR_NON_FINITE = 14,     /* an input holds NaN or Inf where a finite value is required, or a value the
+                                    call derives from finite inputs before its result (a norm, a sketch) overflows
+                                    float (see approx.h) */
     SMM_ERR_IO = 15,             /* a file could not be opened, read or written (data and experiment tools) */
     SMM_ERR_BAD_FORMAT = 16,     /* a file's contents are not what its format requires (data and experiment tools) */
-    SMM_ERR_BAD_ARGUMENT = 17    /* another argument is out of its documented range */
+    SMM_ERR_BAD_ARGUMENT = 17    /* another argument is out of its documented range, or an output overlaps an
+                                    input where the function forbids it */
 } smm_status;
 
 /* A short English description of s; never NULL (unknown codes give a generic text). */

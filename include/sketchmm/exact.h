@@ -26,7 +26,16 @@ extern "C" {
  * - m == 0 or n == 0: nothing is done (SMM_OK).
  * - A (B) may be NULL only when it has no elements (m or k, k or n is 0);
  *   C may be NULL only when m or n is 0.
- * - C must not overlap A or B.
+ * - C must not overlap A or B: when A and B are read (m, n, k > 0 and
+ *   alpha != 0) the memory span of C (from its first to its last element,
+ *   padding between lines included) is compared with those of A and B, and
+ *   any shared byte gives SMM_ERR_BAD_ARGUMENT (common.h, "Aliasing").
+ *   Buffers that touch without overlapping are fine.
+ * - Values are not checked: NaN and Inf in A, B (or C with beta != 0)
+ *   propagate as IEEE-754 arithmetic makes them, and an entry whose value
+ *   exceeds FLT_MAX in magnitude becomes +-Inf (or NaN when partial sums of
+ *   both signs overflow), as with cblas_sgemm. (The approximate calls of
+ *   approx.h do check: SMM_ERR_NON_FINITE.)
  *
  * Implementation: BLIS-style cache blocking with packed A and B panels and a
  * register-tiled micro-kernel per ISA path (exact_sgemm_impl names it);
@@ -39,10 +48,12 @@ extern "C" {
  * k * FLT_EPSILON * sum|a||b| bound.
  *
  * Returns SMM_OK or, leaving C untouched: SMM_ERR_BAD_LAYOUT, SMM_ERR_BAD_TRANS,
- * SMM_ERR_BAD_SIZE (negative m, n or k), SMM_ERR_BAD_LEADING_DIM,
+ * SMM_ERR_BAD_SIZE (negative m, n or k; zero is valid), SMM_ERR_BAD_LEADING_DIM,
  * SMM_ERR_NULL_POINTER, SMM_ERR_OVERFLOW (a matrix's extent does not fit in
- * the address space), SMM_ERR_NO_MEMORY, or the ISA/thread selection error
- * (see common.h).
+ * the address space), SMM_ERR_BAD_ARGUMENT (C overlaps A or B, see above),
+ * SMM_ERR_NO_MEMORY, or the ISA/thread selection error (see common.h).
+ * The overlap is checked after every other argument, and not at all when
+ * k == 0 or alpha == 0 (A and B are not read then).
  *
  * Thread safety: may be called from several threads at once.
  */

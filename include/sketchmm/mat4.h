@@ -22,7 +22,11 @@
  * split large batches among smm_get_num_threads() OpenMP threads; results
  * never depend on the thread count.
  *
- * Aliasing: outputs must not overlap inputs (no in-place operation).
+ * Aliasing: outputs must not overlap inputs (no in-place operation). Every
+ * function compares the memory span of its output (16 values, or 16 * count
+ * for a batch) with those of its inputs after the NULL checks and returns
+ * SMM_ERR_BAD_ARGUMENT, writing nothing, when they share a byte (a few
+ * instructions per call); buffers that touch are fine.
  * Thread safety: every function may be called from several threads at once
  * on distinct outputs.
  * Statuses: on any status other than SMM_OK the output is left untouched.
@@ -40,8 +44,8 @@ extern "C" {
 
 /*
  * C = A * B for one 4x4 matrix: c[4i+j] = sum_k a[4i+k] * b[4k+j].
- * Returns SMM_ERR_NULL_POINTER when a, b or c is NULL, or the ISA selection
- * error of common.h.
+ * Returns SMM_ERR_NULL_POINTER when a, b or c is NULL, SMM_ERR_BAD_ARGUMENT
+ * when c overlaps a or b, or the ISA selection error of common.h.
  */
 smm_status mat4_mul_f32(const float *a, const float *b, float *c);
 smm_status mat4_mul_f64(const double *a, const double *b, double *c);
@@ -55,13 +59,14 @@ smm_status mat4_mul_f64(const double *a, const double *b, double *c);
  * 1/FLT_MAX resp. 1/DBL_MAX); inv is then untouched. A matrix that passes
  * may still be badly conditioned: the criterion is exact singularity of
  * the computed determinant, not a condition-number test.
- * Returns SMM_ERR_NULL_POINTER when a or inv is NULL, or the ISA selection
- * error of common.h.
+ * Returns SMM_ERR_NULL_POINTER when a or inv is NULL, SMM_ERR_BAD_ARGUMENT
+ * when inv overlaps a (checked before the determinant), or the ISA
+ * selection error of common.h.
  */
 smm_status mat4_inv_f32(const float *a, float *inv);
 smm_status mat4_inv_f64(const double *a, double *inv);
 
-/* dst = src for one 4x4 matrix. SMM_ERR_NULL_POINTER when either is NULL. */
+/* dst = src for one 4x4 matrix. SMM_ERR_NULL_POINTER when either is NULL, SMM_ERR_BAD_ARGUMENT when they overlap. */
 smm_status mat4_copy_f32(const float *src, float *dst);
 smm_status mat4_copy_f64(const double *src, double *dst);
 
@@ -70,7 +75,8 @@ smm_status mat4_copy_f64(const double *src, double *dst);
  * t = 0 .. count - 1 (layout above). count == 0 does nothing and allows
  * NULL pointers. Returns SMM_ERR_BAD_SIZE for count < 0, SMM_ERR_OVERFLOW
  * when 16 * count elements do not fit in size_t, SMM_ERR_NULL_POINTER when
- * count > 0 and a pointer is NULL, or the ISA / thread selection error of
+ * count > 0 and a pointer is NULL, SMM_ERR_BAD_ARGUMENT when the output
+ * array overlaps an input array, or the ISA / thread selection error of
  * common.h. Each matrix gives the same result as the single-matrix call.
  *
  * mat4_inv_batch_*: every determinant is checked first; when any matrix is
