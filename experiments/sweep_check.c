@@ -148,7 +148,10 @@ int64_t sweep_check_rows(const sweep_config *cfg, int64_t grid_size, const sweep
             bad[i] = why[i] != NULL;
         if (why[i] == NULL)
             continue;
-        if (nbad < 3 && used < msg_size)
+        if (nbad < 3 && used < msg_size && unreadable != NULL && unreadable[i])
+            used += (size_t)snprintf(msg + used, msg_size - used, "%srow %lld: %s", nbad ? "; " : "", (long long)i,
+                                     why[i]);
+        else if (nbad < 3 && used < msg_size)
             used += (size_t)snprintf(msg + used, msg_size - used, "%srow %lld (config_index %lld): %s",
                                      nbad ? "; " : "", (long long)i, (long long)rows[i].config_index, why[i]);
         nbad++;

@@ -315,10 +315,10 @@ START_TEST(test_damaged_rows_refused_and_salvaged)
     memset(at, 0x7f, 8);
     spill(copy, bytes, size);
     free(bytes);
-    check_refused_damaged(copy, "row 2 ", "checksum");
+    check_refused_damaged(copy, "row 2: ", "checksum");
     const char *m[] = { "--overwrite", merged, copy, NULL };
     ck_assert_int_eq(run_merge(m), 2);
-    ck_assert_msg(file_contains(log_path(), "damaged") && file_contains(log_path(), "row 2 "),
+    ck_assert_msg(file_contains(log_path(), "damaged") && file_contains(log_path(), "row 2: "),
                   "merge should name the damaged row");
     ck_assert_msg(access(merged, F_OK) != 0, "a refused merge wrote its output");
     check_salvage(copy, good, SMALL_RUN_ROWS - 1);
