@@ -115,7 +115,7 @@ static brgemm_tile_call tile_call(const brgemm_plan *p, int64_t band, int64_t bl
         tc.fn[kind] = blk < bd->even ? bd->fn[kind] : bd->fn_last[kind];
     tc.rows = (int)bd->rows;
     tc.a_off = r0;
-    tc.b_off = j0 * p->args.ldb;
+    tc.b_off = p->args.k > 0 ? j0 * p->args.ldb : 0; /* k == 0: B has no elements, ldb is any value */
     tc.c_off = r0 + j0 * p->args.ldc;
     return tc;
 }

@@ -23,12 +23,14 @@ tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows,
     for (int64_t i = 0; i < bt->batch; i++) {
         const float *a = kind == BRGEMM_KIND_POINTERS ? bt->ap[i] + bt->a_off : bt->a + i * g->stride_a;
         const float *b = kind == BRGEMM_KIND_POINTERS ? bt->bp[i] + bt->b_off : bt->b + i * g->stride_b;
-        for (int64_t p = 0; p < k; p++, a += lda)
+        for (int64_t p = 0; p < k; p++) {
+            const float *ap = a + p * lda; /* by index: no pointer is formed past the last column */
             for (int j = 0; j < nb; j++) {
                 const float bj = b[p + j * ldb];
                 for (int r = 0; r < rows; r++)
-                    acc[j][r] += a[r] * bj;
+                    acc[j][r] += ap[r] * bj;
             }
+        }
     }
     const float alpha = g->alpha, beta = g->beta;
     for (int j = 0; j < nb; j++) {

@@ -35,7 +35,7 @@ smm_status exact_matrix_alloc(smm_layout layout, int64_t rows, int64_t cols, flo
         smm_mul_size(elems, (int64_t)sizeof(float), &bytes) != SMM_OK || (uint64_t)bytes > SIZE_MAX)
         return SMM_ERR_OVERFLOW;
     float *p = NULL;
-    if (bytes > 0) {
+    if (rows > 0 && cols > 0) { /* an empty matrix gets no memory (NULL), whatever its padding */
         p = smm_aligned_alloc((size_t)bytes);
         if (p == NULL)
             return SMM_ERR_NO_MEMORY;

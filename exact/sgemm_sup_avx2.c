@@ -32,7 +32,7 @@ sup_tile(const int mr, const int halves, int64_t k, float alpha, const float *A,
         acc[i][1] = _mm256_setzero_ps();
     }
     /* rows as base[i / 3][(i % 3) * rsa]: base plus scaled index addressing, no spills */
-    const float *base[2] = { A, A + 3 * rsa };
+    const float *base[2] = { A, mr > 3 ? A + 3 * rsa : A }; /* no pointer past the operand's rows */
 #pragma GCC unroll 2
     for (int64_t p = 0; p < k; p++) {
         const __m256 b0 = _mm256_maskload_ps(B, mask0);
@@ -44,9 +44,9 @@ sup_tile(const int mr, const int halves, int64_t k, float alpha, const float *A,
             if (halves == 2)
                 acc[i][1] = _mm256_fmadd_ps(a, b1, acc[i][1]);
         }
-        base[0] += csa;
-        base[1] += csa;
-        B += rsb;
+        base[0] = sup_advance(base[0], csa);
+        base[1] = sup_advance(base[1], csa);
+        B = sup_advance(B, rsb);
     }
     const __m256 valpha = _mm256_set1_ps(alpha);
     const __m256 vbeta = _mm256_set1_ps(beta);

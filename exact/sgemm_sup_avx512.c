@@ -36,7 +36,8 @@ sup_tile(const int mr, const int halves, int64_t k, float alpha, const float *A,
      * rows apart, so every address is a base plus a scaled index register
      * and the loop needs no more general registers than x86-64 has.
      */
-    const float *base[4] = { A, A + 3 * rsa, A + 6 * rsa, A + 9 * rsa };
+    /* (a base for rows the tile does not have stays at A: no pointer is formed past the operand) */
+    const float *base[4] = { A, mr > 3 ? A + 3 * rsa : A, mr > 6 ? A + 6 * rsa : A, mr > 9 ? A + 9 * rsa : A };
 #pragma GCC unroll 2
     for (int64_t p = 0; p < k; p++) {
         const __m512 b0 = _mm512_maskz_loadu_ps(mask0, B);
@@ -50,8 +51,8 @@ sup_tile(const int mr, const int halves, int64_t k, float alpha, const float *A,
         }
 #pragma GCC unroll 4
         for (int g = 0; g < 4; g++)
-            base[g] += csa;
-        B += rsb;
+            base[g] = sup_advance(base[g], csa);
+        B = sup_advance(B, rsb);
     }
     const __m512 valpha = _mm512_set1_ps(alpha);
     const __m512 vbeta = _mm512_set1_ps(beta);

@@ -66,6 +66,17 @@ typedef void (*sgemm_sup_fn)(int64_t rows, int64_t cols, int64_t k, float alpha,
                              int64_t rsa, int64_t csa, const float *B, int64_t rsb, float beta,
                              float *C, int64_t ldc);
 
+/*
+ * p advanced by n floats as address arithmetic on integers: the kernels step
+ * their operand pointers once past the last column they read, which with a
+ * leading dimension near INT64_MAX (valid for an operand of one line) would
+ * overflow as pointer arithmetic; the result is never dereferenced then.
+ */
+static inline const float *sup_advance(const float *p, int64_t n)
+{
+    return (const float *)((uintptr_t)p + (uintptr_t)n * sizeof(float));
+}
+
 /* The largest register tile of any target (the driver's edge buffer size). */
 #define SGEMM_MAX_MR 16
 #define SGEMM_MAX_NR 32

@@ -55,8 +55,11 @@ enum { SWEEP_MODE_DENSE = 1, SWEEP_MODE_TOPK = 2 };
 /* The eight methods of sketchmm/approx.h, APPROX_SIMHASH .. APPROX_CR_SAMPLING. */
 #define SWEEP_NUM_METHODS 8
 
-/* A list of sizes (bits, sketch dimensions, candidate counts or thread counts). */
+/* A list of sizes (bits, sketch dimensions, candidate counts or thread counts); no value twice. */
 #define SWEEP_MAX_LIST 64
+
+/* The most configurations one sweep may have (a spec of a few lines could describe billions). */
+#define SWEEP_MAX_GRID 1000000
 typedef struct {
     int32_t v[SWEEP_MAX_LIST];
     int count;

@@ -346,12 +346,23 @@ typedef struct {
     int64_t lo, hi;
 } list_ctx;
 
+/* A value given twice would run its configurations twice: refused, list_error says which. */
+static int repeated(const char *text, int twice)
+{
+    if (twice)
+        snprintf(list_error, sizeof list_error, "%.60s appears twice", text);
+    return twice;
+}
+
 static int list_item(const char *text, void *ctx)
 {
     list_ctx *c = ctx;
     int64_t v;
     if (!parse_i64(text, c->lo, c->hi, &v))
         return 0;
+    for (int i = 0; i < c->list->count; i++)
+        if (repeated(text, c->list->v[i] == v))
+            return 0;
     c->list->v[c->list->count++] = (int32_t)v;
     return 1;
 }
@@ -371,7 +382,14 @@ static int parse_list(const char *text, int64_t hi, sweep_list *list)
 static int seed_item(const char *text, void *ctx)
 {
     sweep_config *cfg = ctx;
-    return parse_u64(text, &cfg->seeds[cfg->nseeds++]);
+    uint64_t v;
+    if (!parse_u64(text, &v))
+        return 0;
+    for (int i = 0; i < cfg->nseeds; i++)
+        if (repeated(text, cfg->seeds[i] == v))
+            return 0;
+    cfg->seeds[cfg->nseeds++] = v;
+    return 1;
 }
 
 static int parse_seeds(const char *text, sweep_config *cfg)
@@ -410,8 +428,8 @@ static int dataset_item(const char *text, void *ctx)
         if (d == SWEEP_DATA_H5 || d == SWEEP_DATA_ANN || strcmp(text, sweep_data_names[d]) != 0)
             continue;
         for (int i = 0; i < cfg->ndatasets; i++)
-            if (cfg->datasets[i] == (sweep_data_kind)d)
-                return 0; /* listed twice */
+            if (repeated(text, cfg->datasets[i] == (sweep_data_kind)d))
+                return 0;
         cfg->datasets[cfg->ndatasets++] = (sweep_data_kind)d;
         return 1;
     }
@@ -440,8 +458,14 @@ static int shape_item(const char *text, void *ctx)
         return 0;
     memcpy(rows, text, (size_t)(x - text));
     rows[x - text] = '\0';
-    sweep_shape *sh = &c->shapes[(*c->count)++];
-    return parse_i64(rows, 1, INT32_MAX, &sh->rows) && parse_i64(x + 1, 1, INT32_MAX, &sh->cols);
+    sweep_shape sh;
+    if (!parse_i64(rows, 1, INT32_MAX, &sh.rows) || !parse_i64(x + 1, 1, INT32_MAX, &sh.cols))
+        return 0;
+    for (int i = 0; i < *c->count; i++)
+        if (repeated(text, c->shapes[i].rows == sh.rows && c->shapes[i].cols == sh.cols))
+            return 0;
+    c->shapes[(*c->count)++] = sh;
+    return 1;
 }
 
 static int parse_shapes(const char *text, sweep_shape *shapes, int *count)
@@ -484,8 +508,8 @@ static int method_item(const char *text, void *ctx)
     if (m == 0)
         return 0;
     for (int i = 0; i < cfg->nmethods; i++)
-        if (cfg->methods[i] == m)
-            return 0; /* listed twice */
+        if (repeated(text, cfg->methods[i] == m))
+            return 0;
     cfg->methods[cfg->nmethods++] = m;
     return 1;
 }
@@ -844,6 +868,23 @@ static int check_data_sizes(const char *prog, const sweep_config *cfg)
     return -1;
 }
 
+/* An upper bound on the configurations of the grid (candidate counts above a shape's database included). */
+static double grid_bound(const sweep_config *cfg)
+{
+    double total = 0;
+    for (unsigned mode = SWEEP_MODE_DENSE; mode <= SWEEP_MODE_TOPK; mode <<= 1) {
+        if (!(cfg->modes & mode))
+            continue;
+        double sizes = 0;
+        for (int i = 0; i < cfg->nmethods; i++)
+            sizes += sweep_sizes(cfg, mode, cfg->methods[i])->count;
+        const int dense = mode == SWEEP_MODE_DENSE;
+        total += (double)cfg->ndatasets * (dense ? cfg->nshapes : cfg->ntopk_shapes) * cfg->nseeds *
+                 cfg->threads.count * sizes * (dense ? 1 : cfg->candidates.count);
+    }
+    return total;
+}
+
 /* The checks that involve several flags. Returns -1 or SWEEP_EXIT_USAGE. */
 static int check_config(const char *prog, sweep_config *cfg, const parse_state *st)
 {
@@ -887,6 +928,9 @@ static int check_config(const char *prog, sweep_config *cfg, const parse_state *
             return usage_error(prog, "no --candidates value lies in topk..database = %lld..%lld",
                                (long long)cfg->topk, (long long)max_database(cfg));
     }
+    if (grid_bound(cfg) > SWEEP_MAX_GRID)
+        return usage_error(prog, "the grid has up to %.0f configurations; a sweep runs at most %d (split it into "
+                                 "several specs)", grid_bound(cfg), SWEEP_MAX_GRID);
     return -1;
 }
 

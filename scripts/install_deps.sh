@@ -25,6 +25,8 @@ native=(
   qemu-user                                              # ... run under qemu-aarch64
   libopenblas-dev libblis-dev   # the peers sketchmm_bench compares exact_sgemm with
   libxsmm-dev                   # the BRGEMM peer of sketchmm_bench brgemm (static, linked in)
+  clang libclang-rt-14-dev libomp-14-dev   # the libFuzzer targets (tests/fuzz): clang, the libFuzzer and
+                                           # sanitizer runtimes, OpenMP for clang
 )
 # Check and xxHash for the aarch64 test build (Debian multiarch).
 arm64=(check:arm64 libsubunit-dev:arm64 libxxhash-dev:arm64)
@@ -54,7 +56,7 @@ fail() { problems+=("$1 (package $2)"); }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || fail "command $1 not found" "$2"; }
 
 for tool in "gcc build-essential" "make make" "cmake cmake" "ctest cmake" "pkg-config pkg-config" \
-            "git git" "aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu" "qemu-aarch64 qemu-user"; do
+            "git git" "aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu" "qemu-aarch64 qemu-user" "clang clang"; do
   need_cmd $tool
 done
 
@@ -99,6 +101,35 @@ if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
   fi
 fi
 
+# clang for the fuzz build (tests/fuzz): OpenMP + xxHash as with gcc, and a libFuzzer target linked
+# with -fsanitize=fuzzer,address,undefined that runs 10 inputs
+if command -v clang >/dev/null 2>&1; then
+  if clang -fopenmp "$tmp/hello.c" -o "$tmp/hello_clang" -lxxhash >"$tmp/clang.log" 2>&1; then
+    "$tmp/hello_clang" >"$tmp/clang.out" 2>&1 ||
+      fail "the clang-built test program does not run: $(head -c 300 "$tmp/clang.out")" "libomp5-14"
+  else
+    fail "clang cannot build an OpenMP + xxHash program: $(grep -m 2 -i 'error' "$tmp/clang.log" | tr '\n' ' ')" "libomp-14-dev"
+  fi
+  cat >"$tmp/fuzz.c" <<'EOF'
+#include <stddef.h>
+#include <stdint.h>
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  volatile uint8_t sum = 0;
+  for (size_t i = 0; i < size; i++)
+    sum += data[i];
+  return 0;
+}
+EOF
+  if clang -fsanitize=fuzzer,address,undefined "$tmp/fuzz.c" -o "$tmp/fuzz" >"$tmp/fuzz.log" 2>&1; then
+    (cd "$tmp" && ./fuzz -runs=10 >fuzz.out 2>&1) && grep -q '^Done 10 runs' "$tmp/fuzz.out" ||
+      fail "the libFuzzer test program does not run 10 inputs: $(tail -n 2 "$tmp/fuzz.out" | tr '\n' ' ')" "libclang-rt-14-dev"
+  else
+    fail "clang cannot link a libFuzzer program (-fsanitize=fuzzer,address,undefined): $(grep -m 2 -i 'error\|cannot' "$tmp/fuzz.log" | tr '\n' ' ')" "libclang-rt-14-dev"
+  fi
+fi
+
 # pkg-config: what CMake looks up, for the architectures that use it (the aarch64 test build is the
 # core library and its Check suites: check and xxhash only)
 for mod in "check check" "libxxhash libxxhash-dev" "json-c libjson-c-dev" "hdf5 libhdf5-dev" "zlib zlib1g-dev"; do
@@ -131,4 +162,4 @@ if [ ${#problems[@]} -ne 0 ]; then
   printf '  - %s\n' "${problems[@]}" >&2
   exit 1
 fi
-echo "install_deps: checked: gcc + OpenMP + xxHash, aarch64 cross build under qemu, pkg-config (x86_64, aarch64), /usr/bin/python3 modules, Fashion-MNIST"
+echo "install_deps: checked: gcc + OpenMP + xxHash, aarch64 cross build under qemu, clang + OpenMP + libFuzzer, pkg-config (x86_64, aarch64), /usr/bin/python3 modules, Fashion-MNIST"

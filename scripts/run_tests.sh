@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The whole test suite, in three builds:
+# The whole test suite, in four builds:
 #   1. native Release build: every Check suite, every ISA path this CPU has;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build: the same suites;
 #   3. aarch64 cross build (aarch64-linux-gnu-gcc) of the core library and its
-#      suites, run under qemu-aarch64.
+#      suites, run under qemu-aarch64;
+#   4. the libFuzzer targets of tests/fuzz (clang): every committed input once,
+#      then each target fuzzed for SKETCHMM_FUZZ_SECONDS (default 40) seconds.
 # Needs the packages of scripts/install_deps.sh. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,12 +34,13 @@ run_ctest() {
   rm -f "$log"
 }
 
-# build NAME BUILD_DIR CMAKE_ARGS...: configure and build, counting a failure as a failed test.
+# build NAME BUILD_DIR CMAKE_ARGS...: configure and build (only the targets in $build_targets when
+# that is set), counting a failure as a failed test.
 build() {
   local name=$1 dir=$2; shift 2
   echo "== $name: configure and build"
   if cmake -S . -B "$dir" -DSKETCHMM_WERROR=ON "$@" >"$dir.configure.log" 2>&1 &&
-     cmake --build "$dir" -j "$jobs"; then
+     cmake --build "$dir" -j "$jobs" ${build_targets:+--target $build_targets}; then
     return 0
   fi
   cat "$dir.configure.log" >&2
@@ -64,6 +67,29 @@ else
   echo "aarch64: aarch64-linux-gnu-gcc, qemu-aarch64 or arm64 Check missing: run scripts/install_deps.sh" >&2
   failed=$((failed + 1)); status=1
 fi
+
+# The fuzz targets: clang and libFuzzer's runtime, proved by linking a fuzz target (as install_deps.sh does).
+fuzz_probe=$(mktemp -d)
+printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+  'int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);' \
+  'int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { (void)data; (void)size; return 0; }' \
+  >"$fuzz_probe/probe.c"
+if ! command -v clang >/dev/null; then
+  echo "fuzz: clang not found: run scripts/install_deps.sh (package clang)" >&2
+  failed=$((failed + 1)); status=1
+elif ! clang -fsanitize=fuzzer,address,undefined "$fuzz_probe/probe.c" -o "$fuzz_probe/probe" >/dev/null 2>&1; then
+  echo "fuzz: clang cannot link a libFuzzer program: run scripts/install_deps.sh (package libclang-rt-14-dev)" >&2
+  failed=$((failed + 1)); status=1
+else
+  CC=clang build_targets=sketchmm_fuzz build fuzz build-tests/fuzz -DCMAKE_BUILD_TYPE=Debug \
+    -DSKETCHMM_FUZZ=ON -DSKETCHMM_BUILD_TESTS=OFF && {
+    run_ctest fuzz build-tests/fuzz
+    # runs and coverage per target (ctest shows the output of failed tests only)
+    echo "== fuzz: summaries"
+    cat build-tests/fuzz/fuzz/logs/*.summary 2>/dev/null
+  }
+fi
+rm -rf "$fuzz_probe"
 
 echo
 echo "$passed passed, $failed failed"

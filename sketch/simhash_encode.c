@@ -205,7 +205,7 @@ smm_status simhash_encode_gen_with(const smm_context *ctx, const simhash_generat
             if (sgemm_usable) {
                 const smm_trans transx = layout == SMM_ROW_MAJOR ? SMM_NO_TRANS : SMM_TRANS;
                 have_p = exact_sgemm_with(ctx, SMM_ROW_MAJOR, transx, SMM_TRANS, m, nbb, d,
-                                          1.0f, X + i0 * row_step, ldx, G, ldg,
+                                          1.0f, d > 0 ? X + i0 * row_step : X, ldx, G, ldg,
                                           0.0f, P, nbb) == SMM_OK;
             }
             #pragma omp parallel for num_threads(threads) schedule(static) if (m * nbb >= SIMHASH_PARALLEL_MIN_WORK / 4)

@@ -123,7 +123,8 @@ smm_status simhash_structured_encode_with(const smm_context *ctx, smm_layout lay
             const int64_t m = n - i0 < GROUP ? n - i0 : GROUP;
             double ss[GROUP] = { 0 };
             float big[GROUP] = { 0 };
-            const float *x0 = X + i0 * row_step; /* vector i0 + k at x0 + k * row_step */
+            /* vector i0 + k at x0 + k * row_step; d == 0 reads nothing (X may be NULL) */
+            const float *x0 = d > 0 ? X + i0 * row_step : X;
             if (m == GROUP) /* GROUP independent sums, each in increasing t */
                 sq_norms(x0, row_step, elem_step, d, ss, big);
             else

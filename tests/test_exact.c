@@ -824,6 +824,59 @@ START_TEST(matrix_alloc_errors)
     ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, 0, 5, &p, &ld), SMM_OK);
     ck_assert_ptr_null(p);
     ck_assert_int_eq(ld, 16);
+    /* rows but no columns is empty too: no memory (found by fuzz_api) */
+    p = sentinel;
+    ck_assert_int_eq(exact_matrix_alloc(SMM_ROW_MAJOR, 3, 0, &p, &ld), SMM_OK);
+    ck_assert_ptr_null(p);
+    p = sentinel;
+    ck_assert_int_eq(exact_matrix_alloc(SMM_COL_MAJOR, 0, 3, &p, &ld), SMM_OK);
+    ck_assert_ptr_null(p);
+}
+END_TEST
+
+/*
+ * Leading dimensions near INT64_MAX are valid for an operand with one line
+ * (its extent is one line long): the kernels must not form pointers past
+ * the operand with them (UBSan's pointer-overflow check in the sanitizer
+ * build; found by fuzz_api). Every ISA path; the small-product kernels and
+ * the packed path; brgemm's tiles and plans.
+ */
+START_TEST(test_huge_leading_dims_of_single_lines)
+{
+    const int64_t huge = INT64_MAX - 15;
+    float A[3] = { 1, 2, 3 }, B[6] = { 1, 0, 0, 1, 1, 1 }, C[2] = { -1, -1 };
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        /* A 1 x 3 row-major with lda huge; C = A * B, B 3 x 2 */
+        ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 1, 2, 3, 1.0f, A, huge, B, 2,
+                                     0.0f, C, huge), SMM_OK);
+        ck_assert_float_eq(C[0], 4.0f);
+        ck_assert_float_eq(C[1], 5.0f);
+        /* A^T stored as one column-major line: A is 3 x 1 with lda huge, transposed */
+        ck_assert_int_eq(exact_sgemm(SMM_COL_MAJOR, SMM_TRANS, SMM_NO_TRANS, 1, 1, 3, 1.0f, A, 3, A, huge,
+                                     0.0f, C, 1), SMM_OK);
+        ck_assert_float_eq(C[0], 14.0f);
+        /* brgemm, column-major: A 1 x 3 (lda 1), B 3 x 1 with ldb huge (one column) */
+        brgemm_desc d = { SMM_COL_MAJOR, 1, 1, 3, 1, huge, 1, 0, 0, 1.0f, 0.0f };
+        brgemm_plan *plan = NULL;
+        ck_assert_int_eq(brgemm_plan_create(&d, &plan), SMM_OK);
+        ck_assert_int_eq(brgemm_execute_strided(plan, A, A, C, 1), SMM_OK);
+        ck_assert_float_eq(C[0], 14.0f);
+        brgemm_plan_free(plan);
+        /* brgemm, row-major: A 1 x 3 with lda huge (one row) */
+        brgemm_desc r = { SMM_ROW_MAJOR, 1, 1, 3, huge, 1, 1, 0, 0, 1.0f, 0.0f };
+        ck_assert_int_eq(brgemm_plan_create(&r, &plan), SMM_OK);
+        ck_assert_int_eq(brgemm_execute_strided(plan, A, A, C, 1), SMM_OK);
+        ck_assert_float_eq(C[0], 14.0f);
+        brgemm_plan_free(plan);
+        /* k == 0: any ldb, B never read */
+        brgemm_desc z = { SMM_COL_MAJOR, 2, 3, 0, 2, huge, 2, 0, 0, 1.0f, 0.0f };
+        ck_assert_int_eq(brgemm_plan_create(&z, &plan), SMM_OK);
+        brgemm_plan_free(plan);
+    }
+    test_restore_defaults();
 }
 END_TEST
 
@@ -1059,6 +1112,7 @@ static Suite *exact_suite(void)
     tcase_add_test(tc, padded_ld_rule);
     tcase_add_test(tc, matrix_alloc_layout_and_use);
     tcase_add_test(tc, matrix_alloc_errors);
+    tcase_add_test(tc, test_huge_leading_dims_of_single_lines);
     suite_add_tcase(s, tc);
     return s;
 }

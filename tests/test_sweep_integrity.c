@@ -538,10 +538,15 @@ static char *int_list(int n, int first, int json)
 
 START_TEST(test_spec_duplicate_keys_and_long_lists)
 {
-    char *l65 = int_list(65, 1, 1), *l5000 = int_list(5000, 1, 1);
-    char j65[2048], j5000[60000];
+    char *l65 = int_list(65, 1, 1), *l5000 = int_list(5000, 1, 1), *l64 = int_list(64, 1, 1), *l32 = int_list(32, 1, 1);
+    char j65[2048], j5000[60000], huge_grid[4096];
     snprintf(j65, sizeof j65, "{\"bits\": %s}", l65);
     snprintf(j5000, sizeof j5000, "{\"sketch_dims\": %s}", l5000);
+    snprintf(huge_grid, sizeof huge_grid,
+             "{\"mode\": \"dense\", \"datasets\": [\"gaussian\", \"clustered\", \"lowrank\"], \"seeds\": %s, "
+             "\"threads\": [1, 2], \"shapes\": [\"8x8\", \"8x9\", \"8x10\", \"8x11\", \"8x12\", \"8x13\", "
+             "\"8x14\", \"8x15\", \"8x16\", \"8x17\", \"8x18\", \"8x19\", \"8x20\", \"8x21\", \"8x22\", "
+             "\"8x23\"], \"bits\": %s, \"sketch_dims\": %s}", l32, l64, l64);
     const struct {
         const char *json, *needle;
     } bad[] = {
@@ -550,6 +555,14 @@ START_TEST(test_spec_duplicate_keys_and_long_lists)
         { "{\"sizes\": {\"srht\": [4], \"srht\": [8]}}", "'srht' appears twice" },
         { j65, "at most 64" },
         { j5000, "at most 64" },
+        /* a value twice would run its configurations twice (found by fuzz_spec) */
+        { "{\"bits\": [64, 64]}", "64 appears twice" },
+        { "{\"shapes\": [\"8x8\", \"8x8\"], \"datasets\": [\"gaussian\"], \"mode\": \"dense\"}",
+          "8x8 appears twice" },
+        { "{\"topk_sizes\": {\"srht\": [4, 8, 4]}}", "4 appears twice" },
+        { "{\"methods\": [\"srht\", \"srht\"]}", "srht appears twice" },
+        /* a few lines describing 3.1 million configurations (3 x 32 x 2 x 16 x 8 x 64) */
+        { huge_grid, "a sweep runs at most 1000000" },
     };
     char spec[1024];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -560,7 +573,8 @@ START_TEST(test_spec_duplicate_keys_and_long_lists)
             dump_file(log_path());
         ck_assert_msg(rc == 2, "spec %zu: exit status %d, expected 2", i, rc);
         ck_assert_msg(file_contains(log_path(), bad[i].needle), "spec %zu: no '%s'", i, bad[i].needle);
-        ck_assert_msg(file_contains(log_path(), spec), "spec %zu: the file should be named", i);
+        ck_assert_msg(bad[i].json == huge_grid || file_contains(log_path(), spec),
+                      "spec %zu: the file should be named", i); /* the grid's size is no one key's */
     }
     /* The same key in two objects is fine. */
     write_tmp_file("ok.json", "{\"sizes\": {\"srht\": [4]}, \"topk_sizes\": {\"srht\": [8]}}", spec, sizeof spec);
@@ -572,6 +586,9 @@ START_TEST(test_spec_duplicate_keys_and_long_lists)
     const char *many[] = { "--bits", c65, "--dry-run", NULL };
     ck_assert_int_eq(run_sweep(many), 2);
     ck_assert_msg(file_contains(log_path(), "at most 64"), "--bits with 65 items: the reason");
+    const char *twice[] = { "--seeds", "7,8,7", "--dry-run", NULL };
+    ck_assert_int_eq(run_sweep(twice), 2);
+    ck_assert_msg(file_contains(log_path(), "7 appears twice"), "--seeds 7,8,7: the reason");
     char seeds[64 * 24];
     size_t used = 0;
     for (int i = 0; i < 64; i++)
@@ -585,6 +602,8 @@ START_TEST(test_spec_duplicate_keys_and_long_lists)
     ck_assert_int_eq(dry_run_size(), 64);
     free(l65);
     free(l5000);
+    free(l64);
+    free(l32);
     free(c65);
 }
 END_TEST
