@@ -76,7 +76,7 @@ static smm_status read_string_attr(hid_t root, const char *file, const char *nam
         H5Aclose(attr);
     if (err < 0) {
         dataset_msg(msg, msg_size, "%s: the root attribute \"%s\" is not a readable string", file, name);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     return SMM_OK;
 }
@@ -100,7 +100,7 @@ static smm_status read_int_attr(hid_t root, const char *file, const char *name, 
         H5Aclose(attr);
     if (err < 0) {
         dataset_msg(msg, msg_size, "%s: the root attribute \"%s\" is not a single integer", file, name);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     return SMM_OK;
 }
@@ -111,7 +111,7 @@ static smm_status check_attributes(ann_file *f, const char *file, int64_t d, cha
     hid_t root = H5Gopen2(f->fid, "/", H5P_DEFAULT);
     if (root < 0) {
         dataset_msg(msg, msg_size, "%s: cannot open the root group (corrupt file?)", file);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     smm_status s = SMM_OK;
     f->distance[0] = '\0';
@@ -123,7 +123,7 @@ static smm_status check_attributes(ann_file *f, const char *file, int64_t d, cha
         if (s == SMM_OK && dim != d) {
             dataset_msg(msg, msg_size, "%s: attribute dimension = %lld, but /train has %lld columns",
                         file, (long long)dim, (long long)d);
-            s = SMM_ERR_BAD_FORMAT;
+            s = DATASET_ERR_BAD_FORMAT;
         }
     }
     H5Gclose(root);
@@ -138,23 +138,23 @@ static smm_status check_shapes(const ann_file *f, const char *file, char *msg, s
     if (train->cols != test->cols) {
         dataset_msg(msg, msg_size, "%s: /train has %lld columns and /test %lld; both need the same d",
                     file, (long long)train->cols, (long long)test->cols);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     if (nb->cls != H5T_INTEGER) {
         dataset_msg(msg, msg_size, "%s: /neighbors holds floating-point values; expected integer indices", file);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     if (nb->rows != test->rows || nb->cols > train->rows) {
         dataset_msg(msg, msg_size, "%s: /neighbors is %lld x %lld; expected %lld (rows of /test) x K "
                     "with 1 <= K <= %lld (rows of /train)", file, (long long)nb->rows,
                     (long long)nb->cols, (long long)test->rows, (long long)train->rows);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     if (dist->rows != nb->rows || dist->cols != nb->cols) {
         dataset_msg(msg, msg_size, "%s: /distances is %lld x %lld, /neighbors %lld x %lld; they must match",
                     file, (long long)dist->rows, (long long)dist->cols, (long long)nb->rows,
                     (long long)nb->cols);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     return SMM_OK;
 }
@@ -241,11 +241,11 @@ static smm_status load_answers(const ann_file *f, const char *file, int64_t q, d
             dataset_msg(msg, msg_size, "%s: /neighbors(%lld, %lld) = %lld is not a row of /train (0..%lld)",
                         file, (long long)(t / (size_t)K), (long long)(t % (size_t)K),
                         (long long)a->neighbors[t], (long long)n - 1);
-            s = SMM_ERR_BAD_FORMAT;
+            s = DATASET_ERR_BAD_FORMAT;
         } else if (!isfinite(a->distances[t])) {
             dataset_msg(msg, msg_size, "%s: /distances(%lld, %lld) is not finite", file,
                         (long long)(t / (size_t)K), (long long)(t % (size_t)K));
-            s = SMM_ERR_BAD_FORMAT;
+            s = DATASET_ERR_BAD_FORMAT;
         }
     }
     return s;
@@ -413,7 +413,7 @@ smm_status dataset_write_ann(const char *file, const dataset_ann *a, char *msg, 
     if (fid < 0) {
         h5_quiet_end(&q);
         dataset_msg(msg, msg_size, "cannot create %s (directory missing or not writable?)", file);
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     }
     const int64_t K = a->topk;
     hid_t index_type = a->train.rows <= INT32_MAX ? H5T_STD_I32LE : H5T_STD_I64LE;
@@ -435,7 +435,7 @@ smm_status dataset_write_ann(const char *file, const dataset_ann *a, char *msg, 
     if (err < 0) {
         unlink(file);
         dataset_msg(msg, msg_size, "cannot write %s (disk full?); the partial file was removed", file);
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     }
     return SMM_OK;
 }

@@ -73,3 +73,12 @@ double dataset_rng_uniform(uint64_t seed, uint64_t stream, uint64_t index)
 {
     return ((double)(dataset_rng_u64(seed, stream, index) >> 11) + 1.0) * 0x1.0p-53;
 }
+
+const char *dataset_status_str(smm_status s)
+{
+    if (s == DATASET_ERR_IO)
+        return "file could not be opened, read or written";
+    if (s == DATASET_ERR_BAD_FORMAT)
+        return "file contents do not match the expected format";
+    return smm_status_str(s);
+}

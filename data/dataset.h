@@ -34,6 +34,17 @@
 extern "C" {
 #endif
 
+/*
+ * The tools' own statuses, for files: numbered 15 and 16 in the library's
+ * smm_status space (sketchmm/common.h keeps those numbers free), returned
+ * by the loaders here and by the sweep driver, never by the library.
+ */
+#define DATASET_ERR_IO ((smm_status)15)         /* a file could not be opened, read or written */
+#define DATASET_ERR_BAD_FORMAT ((smm_status)16) /* a file's contents are not what its format requires */
+
+/* smm_status_str for every status, these two included. Never NULL. */
+const char *dataset_status_str(smm_status s);
+
 /* A row-major float matrix that owns its storage (see above). */
 typedef struct {
     int64_t rows;
@@ -72,11 +83,11 @@ void dataset_matrix_free(dataset_matrix *m);
  *
  * Sizes: memory grows with the data as it arrives (a plain file's size is
  * compared with its header first), so a header announcing more than its
- * file holds fails as SMM_ERR_BAD_FORMAT without allocating for it.
+ * file holds fails as DATASET_ERR_BAD_FORMAT without allocating for it.
  *
  * Returns SMM_OK, SMM_ERR_NULL_POINTER (path or out NULL),
- * SMM_ERR_BAD_ARGUMENT (max_rows < 0), SMM_ERR_IO (the file cannot be opened
- * or a read fails), SMM_ERR_BAD_FORMAT (wrong magic, a zero or absurd
+ * SMM_ERR_BAD_ARGUMENT (max_rows < 0), DATASET_ERR_IO (the file cannot be opened
+ * or a read fails), DATASET_ERR_BAD_FORMAT (wrong magic, a zero or absurd
  * dimension, fewer or more bytes than the header announces, corrupt or
  * truncated gzip data), SMM_ERR_OVERFLOW or SMM_ERR_NO_MEMORY.
  */
@@ -123,8 +134,8 @@ const char *dataset_fashion_mnist_dir(const char *dir);
  * split is "train" or "t10k"; max_rows as in dataset_load_idx_images.
  *
  * Returns the statuses of dataset_load_idx_images, plus SMM_ERR_BAD_ARGUMENT
- * for another split name and SMM_ERR_BAD_FORMAT when the images are not
- * 28 x 28. A missing file gives SMM_ERR_IO with a message naming the file and
+ * for another split name and DATASET_ERR_BAD_FORMAT when the images are not
+ * 28 x 28. A missing file gives DATASET_ERR_IO with a message naming the file and
  * suggesting `apt-get install dataset-fashion-mnist`.
  */
 smm_status dataset_load_fashion_mnist(const char *dir, const char *split,
@@ -245,8 +256,8 @@ smm_status dataset_digits(int64_t rows, uint64_t seed, dataset_matrix *out, int3
  * files more than DATASET_H5_MAX_EXPANSION times the size of the HDF5 file.
  *
  * Statuses of the HDF5 readers: SMM_ERR_NULL_POINTER (a NULL argument),
- * SMM_ERR_BAD_ARGUMENT (max_rows < 0), SMM_ERR_IO (the file cannot be
- * opened for reading: missing, no permission), SMM_ERR_BAD_FORMAT (not an
+ * SMM_ERR_BAD_ARGUMENT (max_rows < 0), DATASET_ERR_IO (the file cannot be
+ * opened for reading: missing, no permission), DATASET_ERR_BAD_FORMAT (not an
  * HDF5 file, a truncated or corrupt file, no dataset at the path, a dataset
  * that is not 2-D, without rows or columns, an unsupported type, more values
  * claimed than the size rule above allows, a failed read, a non-finite
@@ -349,7 +360,7 @@ smm_status dataset_ann_shape(const char *file, int64_t *train_rows, int64_t *tes
  * /train and the first max_test rows of /test (0: all), and, when the whole
  * train set is loaded, the neighbors and distances of the loaded test rows.
  *
- * Validation (SMM_ERR_BAD_FORMAT, with a message naming file and dataset):
+ * Validation (DATASET_ERR_BAD_FORMAT, with a message naming file and dataset):
  * each of the four datasets exists, is 2-D with at least one row and one
  * column and passes the size rule of the HDF5 matrix loader; train and test
  * have the same number of columns d, equal to the "dimension" attribute
@@ -383,7 +394,7 @@ smm_status dataset_ann_ground_truth(const dataset_matrix *train, const dataset_m
  * or "dot" when it is empty) and "dimension". Checks a's shapes as the loader
  * does (so there is at least one test row). Returns SMM_OK,
  * SMM_ERR_NULL_POINTER, SMM_ERR_BAD_ARGUMENT (inconsistent shapes, a
- * neighbour index outside [0, n)), SMM_ERR_IO (the file cannot be created or
+ * neighbour index outside [0, n)), DATASET_ERR_IO (the file cannot be created or
  * written; a partly written file is removed).
  */
 smm_status dataset_write_ann(const char *file, const dataset_ann *a, char *msg, size_t msg_size);

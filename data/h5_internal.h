@@ -30,8 +30,8 @@ void h5_quiet_begin(h5_quiet *q);
 void h5_quiet_end(const h5_quiet *q);
 
 /*
- * Open file read-only into *fid. SMM_ERR_IO when the operating system cannot
- * open it for reading (missing file, no permission), SMM_ERR_BAD_FORMAT when
+ * Open file read-only into *fid. DATASET_ERR_IO when the operating system cannot
+ * open it for reading (missing file, no permission), DATASET_ERR_BAD_FORMAT when
  * HDF5 cannot (not HDF5, truncated, corrupt superblock).
  */
 smm_status h5_open_read(const char *file, hid_t *fid, char *msg, size_t msg_size);
@@ -49,7 +49,7 @@ typedef struct {
  * Open the dataset at `path` (absolute, e.g. "/train") of an open file and
  * check it: it exists, is a dataset, is 2-D with at least one row and one
  * column, holds integers or floats, and the file stores enough for the
- * values it claims (the size rule of data/dataset.h). SMM_ERR_BAD_FORMAT
+ * values it claims (the size rule of data/dataset.h). DATASET_ERR_BAD_FORMAT
  * otherwise. On failure m->id is H5I_INVALID_HID.
  */
 smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matrix *m,
@@ -61,7 +61,7 @@ void h5_matrix_close(h5_matrix *m);
 /*
  * Read the first `rows` rows (1 <= rows <= m->rows), converted by HDF5 to
  * mem_type (H5T_NATIVE_FLOAT, H5T_NATIVE_INT64, ...), into buf (rows * cols
- * elements). SMM_ERR_BAD_FORMAT when the read fails (a corrupt or truncated
+ * elements). DATASET_ERR_BAD_FORMAT when the read fails (a corrupt or truncated
  * file) or the values cannot be converted.
  */
 smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void *buf,
@@ -69,7 +69,7 @@ smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void
 
 /*
  * The first min(max_rows, m->rows) rows (max_rows 0: all) as floats into
- * *out, every value checked to be finite (SMM_ERR_BAD_FORMAT naming the
+ * *out, every value checked to be finite (DATASET_ERR_BAD_FORMAT naming the
  * first row and column that is not). On failure *out is empty.
  */
 smm_status h5_matrix_load_floats(const h5_matrix *m, int64_t max_rows, dataset_matrix *out,

@@ -32,13 +32,13 @@ smm_status h5_open_read(const char *file, hid_t *fid, char *msg, size_t msg_size
     *fid = H5I_INVALID_HID;
     if (access(file, R_OK) != 0) {
         dataset_msg(msg, msg_size, "cannot open %s: %s", file, strerror(errno));
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     }
     *fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (*fid < 0) {
         *fid = H5I_INVALID_HID;
         dataset_msg(msg, msg_size, "%s: not a readable HDF5 file (not HDF5, truncated or corrupt)", file);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     return SMM_OK;
 }
@@ -107,7 +107,7 @@ static smm_status check_storage(const h5_matrix *m, size_t value_bytes, char *ms
     dataset_msg(msg, msg_size, "%s: %s claims %lld x %lld values of %zu bytes, more than %d times the %llu "
                 "bytes the file stores for it", m->file, m->path, (long long)m->rows, (long long)m->cols,
                 value_bytes, DATASET_H5_MAX_EXPANSION, (unsigned long long)stored);
-    return SMM_ERR_BAD_FORMAT;
+    return DATASET_ERR_BAD_FORMAT;
 }
 
 smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matrix *m,
@@ -121,17 +121,17 @@ smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matr
     if (!path_exists(fid, path)) {
         dataset_msg(msg, msg_size, "%s: no dataset %s in the file%s", file, path,
                     path[0] == '/' ? "" : " (paths start with '/')");
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     hid_t obj = H5Oopen(fid, path, H5P_DEFAULT);
     if (obj < 0) {
         dataset_msg(msg, msg_size, "%s: cannot open %s (corrupt file?)", file, path);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     if (H5Iget_type(obj) != H5I_DATASET) {
         H5Oclose(obj);
         dataset_msg(msg, msg_size, "%s: %s is not a dataset (a group?)", file, path);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     m->id = obj;
 
@@ -149,7 +149,7 @@ smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matr
             dataset_msg(msg, msg_size, "%s: %s has %d dimension%s, a matrix needs 2 (rows x columns)",
                         file, path, rank, rank == 1 ? "" : "s");
         h5_matrix_close(m);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     if (dims[0] > (hsize_t)INT64_MAX || dims[1] > (hsize_t)INT64_MAX) {
         dataset_msg(msg, msg_size, "%s: %s is too large", file, path);
@@ -162,7 +162,7 @@ smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matr
         dataset_msg(msg, msg_size, "%s: %s is %lld x %lld; a matrix needs at least one row and one column",
                     file, path, (long long)m->rows, (long long)m->cols);
         h5_matrix_close(m);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
 
     hid_t type = H5Dget_type(m->id);
@@ -174,7 +174,7 @@ smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matr
         dataset_msg(msg, msg_size, "%s: %s has %s values; expected floating-point (float32, float64) or integers",
                     file, path, class_name(m->cls));
         h5_matrix_close(m);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     smm_status s = check_storage(m, value_bytes, msg, msg_size);
     if (s != SMM_OK)
@@ -207,7 +207,7 @@ smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void
     if (err < 0) {
         dataset_msg(msg, msg_size, "%s: cannot read rows 0..%lld of %s (truncated or corrupt file, "
                     "or values that do not convert)", m->file, (long long)rows - 1, m->path);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     return SMM_OK;
 }
@@ -220,7 +220,7 @@ smm_status h5_matrix_load_floats(const h5_matrix *m, int64_t max_rows, dataset_m
     smm_status s = dataset_matrix_alloc(rows, m->cols, out);
     if (s != SMM_OK) {
         dataset_msg(msg, msg_size, "%s: %s: %s for %lld x %lld floats", m->file, m->path,
-                    smm_status_str(s), (long long)rows, (long long)m->cols);
+                    dataset_status_str(s), (long long)rows, (long long)m->cols);
         return s;
     }
     s = h5_matrix_read(m, rows, H5T_NATIVE_FLOAT, out->data, msg, msg_size);
@@ -228,7 +228,7 @@ smm_status h5_matrix_load_floats(const h5_matrix *m, int64_t max_rows, dataset_m
         if (!isfinite(out->data[t])) {
             dataset_msg(msg, msg_size, "%s: %s(%lld, %lld) = %g is not a finite float", m->file, m->path,
                         (long long)(t / m->cols), (long long)(t % m->cols), (double)out->data[t]);
-            s = SMM_ERR_BAD_FORMAT;
+            s = DATASET_ERR_BAD_FORMAT;
         }
     }
     if (s != SMM_OK)

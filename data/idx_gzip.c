@@ -51,7 +51,7 @@ static smm_status idx_open(const char *path, idx_file *f, char *msg, size_t msg_
     f->fd = open(path, O_RDONLY);
     if (f->fd < 0) {
         dataset_msg(msg, msg_size, "cannot open %s: %s", path, strerror(errno));
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     }
     f->gz = gzdopen(f->fd, "rb");
     if (f->gz == NULL) {
@@ -77,14 +77,14 @@ static smm_status idx_read_error(const idx_file *f, char *msg, size_t msg_size)
     const char *ztext = gzerror(f->gz, &zerr);
     if (zerr == Z_ERRNO) {
         dataset_msg(msg, msg_size, "cannot read %s: %s", f->path, strerror(errno));
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     }
     if (zerr == Z_MEM_ERROR) {
         dataset_msg(msg, msg_size, "cannot read %s: out of memory in zlib", f->path);
         return SMM_ERR_NO_MEMORY;
     }
     dataset_msg(msg, msg_size, "%s: corrupt gzip data (%s)", f->path, ztext != NULL ? ztext : "zlib error");
-    return SMM_ERR_BAD_FORMAT;
+    return DATASET_ERR_BAD_FORMAT;
 }
 
 /* The message of data that ends before f->size (or inside the header). */
@@ -96,13 +96,13 @@ static smm_status idx_truncated(const idx_file *f, char *msg, size_t msg_size)
     else
         dataset_msg(msg, msg_size, "%s: truncated: the header announces %llu bytes, the data ends after %llu",
                     f->path, (unsigned long long)f->size, (unsigned long long)f->pos);
-    return SMM_ERR_BAD_FORMAT;
+    return DATASET_ERR_BAD_FORMAT;
 }
 
 /*
  * Read exactly len bytes. A short read (end of data, truncated or corrupt
- * gzip stream) is SMM_ERR_BAD_FORMAT; an operating-system read error is
- * SMM_ERR_IO.
+ * gzip stream) is DATASET_ERR_BAD_FORMAT; an operating-system read error is
+ * DATASET_ERR_IO.
  */
 static smm_status idx_read(idx_file *f, void *buf, size_t len, char *msg, size_t msg_size)
 {
@@ -142,7 +142,7 @@ static smm_status idx_read_header(idx_file *f, uint32_t magic, int64_t dims[3],
                 "%s: not an IDX %s file (magic 0x%08x, expected 0x%08x)",
                 f->path, magic == DATASET_IDX_MAGIC_IMAGES ? "image" : "label",
                 (unsigned)got, (unsigned)magic);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     int ndims = (int)(magic & 0xFFu);
     for (int d = 0; d < ndims; d++) {
@@ -183,7 +183,7 @@ static smm_status idx_begin(const char *who, const char *path, int64_t max_rows,
 /*
  * Set f->size, the exact uncompressed size of a file of `count` items of
  * item_bytes (>= 1) each after the header just read. Sizes no file can have
- * (beyond INT64_MAX bytes) are SMM_ERR_BAD_FORMAT, and so is a plain
+ * (beyond INT64_MAX bytes) are DATASET_ERR_BAD_FORMAT, and so is a plain
  * (uncompressed) regular file of another length: both before anything is
  * allocated for the values. A gzip stream's length is only known once it is
  * read (see idx_read_kept).
@@ -194,7 +194,7 @@ static smm_status idx_set_size(idx_file *f, int64_t count, uint64_t item_bytes, 
         (uint64_t)count > ((uint64_t)INT64_MAX - f->pos) / item_bytes) {
         dataset_msg(msg, msg_size, "%s: the header announces %lld items of %llu bytes, more than any file holds",
                     f->path, (long long)count, (unsigned long long)item_bytes);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     f->size = f->pos + (uint64_t)count * item_bytes;
     struct stat st;
@@ -203,7 +203,7 @@ static smm_status idx_set_size(idx_file *f, int64_t count, uint64_t item_bytes, 
                     "%lld items of %llu bytes)", f->path, (long long)st.st_size,
                     (unsigned long long)f->size, (unsigned long long)f->pos, (long long)count,
                     (unsigned long long)item_bytes);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     return SMM_OK;
 }
@@ -277,7 +277,7 @@ static smm_status idx_read_kept(idx_file *f, size_t n, size_t elem_size, idx_sto
  * Reaching the end is what makes zlib check the gzip trailer (the CRC-32 and
  * length of the data), so damage that still inflated to wrong bytes fails
  * here. More data (trailing bytes, a second gzip member) and a stream that
- * stops before its trailer are SMM_ERR_BAD_FORMAT.
+ * stops before its trailer are DATASET_ERR_BAD_FORMAT.
  */
 static smm_status idx_expect_end(idx_file *f, unsigned char *scratch, char *msg, size_t msg_size)
 {
@@ -287,13 +287,13 @@ static smm_status idx_expect_end(idx_file *f, unsigned char *scratch, char *msg,
     if (got > 0) {
         dataset_msg(msg, msg_size, "%s: more data than the %llu bytes its header announces",
                     f->path, (unsigned long long)f->size);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     int zerr = Z_OK;
     gzerror(f->gz, &zerr);
     if (zerr == Z_BUF_ERROR) {
         dataset_msg(msg, msg_size, "%s: truncated: the gzip stream ends before its trailer", f->path);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     return SMM_OK;
 }
@@ -370,7 +370,7 @@ smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
         dataset_msg(msg, msg_size, "%s: image size %lld x %lld is empty",
                 path, (long long)dims[1], (long long)dims[2]);
         idx_close(&f);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     /* Each dimension is below 2^32, so their product fits in 64 unsigned bits. */
     uint64_t pixels = (uint64_t)dims[1] * (uint64_t)dims[2];
@@ -446,7 +446,7 @@ smm_status dataset_load_fashion_mnist(const char *dir, const char *split,
     snprintf(path, len, "%s/%s-images-idx3-ubyte.gz", root, split);
 
     smm_status s = dataset_load_idx_images(path, max_rows, out, msg, msg_size);
-    if (s == SMM_ERR_IO && access(path, F_OK) != 0) {
+    if (s == DATASET_ERR_IO && access(path, F_OK) != 0) {
         dataset_msg(msg, msg_size,
                 "Fashion-MNIST file %s not found: install it with "
                 "`apt-get install dataset-fashion-mnist`, or point %s "
@@ -456,7 +456,7 @@ smm_status dataset_load_fashion_mnist(const char *dir, const char *split,
         dataset_msg(msg, msg_size, "%s: images have %lld pixels, Fashion-MNIST has %d",
                 path, (long long)out->cols, DATASET_FASHION_MNIST_DIM);
         dataset_matrix_free(out);
-        s = SMM_ERR_BAD_FORMAT;
+        s = DATASET_ERR_BAD_FORMAT;
     }
     free(path);
     return s;

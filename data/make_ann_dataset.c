@@ -189,7 +189,7 @@ int main(int argc, char **argv)
         s = dataset_write_ann(cfg.out, &a, msg, sizeof msg);
     }
     if (s != SMM_OK) {
-        fprintf(stderr, "%s: %s%s%s\n", argv[0], smm_status_str(s), msg[0] ? ": " : "", msg);
+        fprintf(stderr, "%s: %s%s%s\n", argv[0], dataset_status_str(s), msg[0] ? ": " : "", msg);
         dataset_ann_free(&a);
         return EXIT_RUN_FAILED;
     }

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "exact/brgemm_kernels.h"
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketchmm/brgemm.h"
 
 /* One band of rows of C and how its columns are cut. */

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "exact/mat4_kernels.h"
 #include "sketchmm/mat4.h"
 

@@ -1,7 +1,7 @@
 /* matrix_alloc.c - matrices with padded, cache-line aligned rows (see exact.h). */
 #include <string.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketchmm/exact.h"
 
 #define FLOATS_PER_LINE 16     /* one 64-byte cache line */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "sketchmm/common.h"
-#include "smm_runtime.h"
+#include "common/smm_runtime.h"
 
 /*
  * exact_sgemm with explicit settings: C := alpha * op(A) * op(B) + beta * C

@@ -12,7 +12,7 @@
 #endif
 
 #include "sgemm_driver.h"
-#include "smm_runtime.h"
+#include "common/smm_runtime.h"
 
 /* Products smaller than this many multiply-adds run on one thread. */
 #define SGEMM_PARALLEL_MIN_MACS (64.0 * 64.0 * 64.0)

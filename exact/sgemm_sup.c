@@ -4,7 +4,7 @@
  */
 #include "sgemm_driver.h"
 #include "sgemm_sup.h"
-#include "smm_runtime.h"
+#include "common/smm_runtime.h"
 
 int sgemm_sup_applies(const sgemm_target *t, int64_t m, int64_t n, int64_t k)
 {

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "exact/unary_kernels.h"
 #include "sketchmm/unary.h"
 

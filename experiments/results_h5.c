@@ -190,19 +190,19 @@ static smm_status results_begin(const char *who, const char *path, results_file 
 static smm_status results_reserve(results_file *f)
 {
     if (f->failed)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     int *fd = NULL;
     struct stat st;
     struct rlimit lim;
     if (H5Fget_vfd_handle(f->file, H5P_DEFAULT, (void **)&fd) < 0 || fd == NULL || fstat(*fd, &st) != 0)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
         (uint64_t)st.st_size + RESULTS_RESERVE_BYTES > (uint64_t)lim.rlim_cur)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     if (fallocate(*fd, FALLOC_FL_KEEP_SIZE, st.st_size, RESULTS_RESERVE_BYTES) == 0)
         return SMM_OK;
     /* file systems without fallocate: the writes themselves will tell */
-    return errno == EOPNOTSUPP || errno == ENOSYS ? SMM_OK : SMM_ERR_IO;
+    return errno == EOPNOTSUPP || errno == ENOSYS ? SMM_OK : DATASET_ERR_IO;
 }
 
 smm_status results_create(const char *path, results_file **out, char *msg, size_t msg_size)
@@ -256,7 +256,7 @@ fail:
     if (filetype >= 0)
         H5Tclose(filetype);
     results_close(f);
-    return SMM_ERR_IO;
+    return DATASET_ERR_IO;
 }
 
 smm_status results_publish(results_file *f, char *msg, size_t msg_size)
@@ -269,11 +269,11 @@ smm_status results_publish(results_file *f, char *msg, size_t msg_size)
     if (f->failed || H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0 ||
         H5Fget_vfd_handle(f->file, H5P_DEFAULT, (void **)&fd) < 0 || fd == NULL || fsync(*fd) != 0) {
         set_msg(msg, msg_size, "cannot write %s", f->tmp_path);
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     }
     if (rename(f->tmp_path, f->path) != 0) {
         set_msg(msg, msg_size, "cannot rename %s to %s: %s", f->tmp_path, f->path, strerror(errno));
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     }
     free(f->tmp_path);
     f->tmp_path = NULL;
@@ -286,13 +286,13 @@ smm_status results_open(const char *path, int writable, results_file **out, char
     const smm_status begun = results_begin("results_open", path, out, &f, msg, msg_size);
     if (begun != SMM_OK)
         return begun;
-    smm_status s = SMM_ERR_IO;
+    smm_status s = DATASET_ERR_IO;
     f->file = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f->file < 0) {
         set_msg(msg, msg_size, "cannot open %s as an HDF5 file", path);
         goto fail;
     }
-    s = SMM_ERR_BAD_FORMAT;
+    s = DATASET_ERR_BAD_FORMAT;
     if (H5Lexists(f->file, "results", H5P_DEFAULT) <= 0 ||
         (f->dset = H5Dopen2(f->file, "results", H5P_DEFAULT)) < 0) {
         set_msg(msg, msg_size, "%s has no /results table: not a sketchmm_sweep results file", path);
@@ -321,7 +321,7 @@ smm_status results_open(const char *path, int writable, results_file **out, char
     f->rows = (int64_t)dims[0];
     f->memtype = row_type(0);
     if (f->memtype < 0) {
-        s = SMM_ERR_IO;
+        s = DATASET_ERR_IO;
         set_msg(msg, msg_size, "%s: cannot set up the /results table type", path);
         goto fail;
     }
@@ -379,7 +379,7 @@ smm_status results_read_rows(const results_file *f, results_row **rows, int64_t 
     if (nbad > 0 && unreadable == NULL) {
         free(r);
         free(bad);
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     }
     *rows = r;
     *count = f->rows;
@@ -405,19 +405,19 @@ static hid_t vlen_string_type(void)
 
 /*
  * Open attribute name of the root group and its type: SMM_OK (close both
- * after), SMM_ERR_BAD_FORMAT when it is missing, SMM_ERR_IO.
+ * after), DATASET_ERR_BAD_FORMAT when it is missing, DATASET_ERR_IO.
  */
 static smm_status open_attr(const results_file *f, const char *name, hid_t *attr, hid_t *ftype)
 {
     if (H5Aexists(f->file, name) <= 0)
-        return SMM_ERR_BAD_FORMAT;
+        return DATASET_ERR_BAD_FORMAT;
     *attr = H5Aopen(f->file, name, H5P_DEFAULT);
     if (*attr < 0)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     *ftype = H5Aget_type(*attr);
     if (*ftype < 0) {
         H5Aclose(*attr);
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     }
     return SMM_OK;
 }
@@ -431,11 +431,11 @@ smm_status results_get_attr_string(const results_file *f, const char *name, char
     smm_status s = open_attr(f, name, &attr, &ftype);
     if (s != SMM_OK)
         return s;
-    s = SMM_ERR_BAD_FORMAT;
+    s = DATASET_ERR_BAD_FORMAT;
     if (H5Tget_class(ftype) == H5T_STRING && H5Tis_variable_str(ftype) > 0) {
         hid_t mtype = vlen_string_type();
         char *v = NULL;
-        s = SMM_ERR_IO;
+        s = DATASET_ERR_IO;
         if (mtype >= 0 && H5Aread(attr, mtype, &v) >= 0 && v != NULL) {
             *value = strdup(v);
             s = *value != NULL ? SMM_OK : SMM_ERR_NO_MEMORY;
@@ -457,9 +457,9 @@ smm_status results_get_attr_int64(const results_file *f, const char *name, int64
     smm_status s = open_attr(f, name, &attr, &ftype);
     if (s != SMM_OK)
         return s;
-    s = SMM_ERR_BAD_FORMAT;
+    s = DATASET_ERR_BAD_FORMAT;
     if (H5Tget_class(ftype) == H5T_INTEGER)
-        s = H5Aread(attr, H5T_NATIVE_INT64, value) >= 0 ? SMM_OK : SMM_ERR_IO;
+        s = H5Aread(attr, H5T_NATIVE_INT64, value) >= 0 ? SMM_OK : DATASET_ERR_IO;
     H5Tclose(ftype);
     H5Aclose(attr);
     return s;
@@ -507,7 +507,7 @@ smm_status results_copy_attrs(results_file *dst, const results_file *src)
         return SMM_ERR_NULL_POINTER;
     hsize_t idx = 0;
     return H5Aiterate2(src->file, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, copy_one_attr, dst) < 0
-               ? SMM_ERR_IO
+               ? DATASET_ERR_IO
                : SMM_OK;
 }
 
@@ -517,18 +517,18 @@ static smm_status set_attr(results_file *f, const char *name, hid_t type, const 
     if (f == NULL || name == NULL || value == NULL)
         return SMM_ERR_NULL_POINTER;
     if (results_reserve(f) != SMM_OK)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     if (H5Aexists(f->file, name) > 0 && H5Adelete(f->file, name) < 0)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     hid_t space = H5Screate(H5S_SCALAR);
     if (space < 0)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     hid_t attr = H5Acreate2(f->file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     herr_t err = attr < 0 ? -1 : H5Awrite(attr, type, value);
     if (attr >= 0)
         H5Aclose(attr);
     H5Sclose(space);
-    return err < 0 ? SMM_ERR_IO : SMM_OK;
+    return err < 0 ? DATASET_ERR_IO : SMM_OK;
 }
 
 smm_status results_set_attr_string(results_file *f, const char *name, const char *value)
@@ -537,7 +537,7 @@ smm_status results_set_attr_string(results_file *f, const char *name, const char
         return SMM_ERR_NULL_POINTER;
     hid_t t = vlen_string_type();
     if (t < 0)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     smm_status s = set_attr(f, name, t, &value);
     H5Tclose(t);
     return s;
@@ -558,10 +558,10 @@ smm_status results_append(results_file *f, const results_row *row)
     if (f == NULL || row == NULL)
         return SMM_ERR_NULL_POINTER;
     if (results_reserve(f) != SMM_OK)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     hsize_t size[1] = { (hsize_t)f->rows + 1 };
     if (H5Dset_extent(f->dset, size) < 0)
-        return SMM_ERR_IO;
+        return DATASET_ERR_IO;
     hid_t fspace = H5Dget_space(f->dset);
     hsize_t start[1] = { (hsize_t)f->rows }, count[1] = { 1 };
     hid_t mspace = H5Screate_simple(1, count, NULL);
@@ -581,7 +581,7 @@ smm_status results_append(results_file *f, const results_row *row)
     H5Dset_extent(f->dset, size);
     H5Fflush(f->file, H5F_SCOPE_GLOBAL);
     f->failed = 1;
-    return SMM_ERR_IO;
+    return DATASET_ERR_IO;
 }
 
 int64_t results_rows(const results_file *f)
@@ -605,5 +605,5 @@ smm_status results_close(results_file *f)
     free(f->tmp_path);
     free(f->path);
     free(f);
-    return err < 0 ? SMM_ERR_IO : SMM_OK;
+    return err < 0 ? DATASET_ERR_IO : SMM_OK;
 }

@@ -85,7 +85,7 @@
  *                           same top-K call; NaN when t > topk (and in dense rows)
  *   alignment      float64  ||A B||_F / (||A||_F ||B||_F)
  *
- * Functions return SMM_OK or SMM_ERR_IO (an HDF5 call failed),
+ * Functions return SMM_OK or DATASET_ERR_IO (an HDF5 call failed),
  * SMM_ERR_NULL_POINTER, SMM_ERR_NO_MEMORY. They print nothing: HDF5's own
  * error printing is turned off by results_create().
  */
@@ -96,6 +96,7 @@
 #include <stdint.h>
 
 #include "sketchmm/common.h"
+#include "data/dataset.h" /* DATASET_ERR_IO, DATASET_ERR_BAD_FORMAT */
 
 #define RESULTS_MODE_LEN 8
 #define RESULTS_METHOD_LEN 24
@@ -169,8 +170,8 @@ smm_status results_publish(results_file *f, char *msg, size_t msg_size);
 
 /*
  * Open an existing results file: read-only (writable 0) or to append rows
- * and set attributes (writable 1). SMM_ERR_IO when it cannot be opened,
- * SMM_ERR_BAD_FORMAT when it has no /results table with a config_hash field
+ * and set attributes (writable 1). DATASET_ERR_IO when it cannot be opened,
+ * DATASET_ERR_BAD_FORMAT when it has no /results table with a config_hash field
  * (not a file of this driver, or of a version before resume). On failure
  * *out is NULL and msg says why.
  */
@@ -179,7 +180,7 @@ smm_status results_open(const char *path, int writable, results_file **out, char
 /*
  * Every row, malloc'ed into *rows (NULL when there are none), *count rows.
  * A row whose chunk fails its checksum (or cannot be read) gives
- * SMM_ERR_BAD_FORMAT when unreadable is NULL; otherwise *unreadable receives
+ * DATASET_ERR_BAD_FORMAT when unreadable is NULL; otherwise *unreadable receives
  * a malloc'ed array of *count flags, 1 for such a row (its fields zeroed).
  */
 smm_status results_read_rows(const results_file *f, results_row **rows, int64_t *count,
@@ -187,11 +188,11 @@ smm_status results_read_rows(const results_file *f, results_row **rows, int64_t 
 
 /*
  * A string attribute of the root group, malloc'ed into *value.
- * SMM_ERR_BAD_FORMAT when it is missing or not a string.
+ * DATASET_ERR_BAD_FORMAT when it is missing or not a string.
  */
 smm_status results_get_attr_string(const results_file *f, const char *name, char **value);
 
-/* An integer attribute of the root group. SMM_ERR_BAD_FORMAT when it is missing or not an integer. */
+/* An integer attribute of the root group. DATASET_ERR_BAD_FORMAT when it is missing or not an integer. */
 smm_status results_get_attr_int64(const results_file *f, const char *name, int64_t *value);
 
 /* Copy every attribute of src's root group to dst's (strings and integers). */
@@ -203,7 +204,7 @@ smm_status results_set_attr_int64(results_file *f, const char *name, int64_t val
 smm_status results_set_attr_uint64(results_file *f, const char *name, uint64_t value);
 
 /*
- * Append one row to /results and flush the file. On failure (SMM_ERR_IO) the
+ * Append one row to /results and flush the file. On failure (DATASET_ERR_IO) the
  * table keeps the rows it had, and every later change of this handle fails.
  */
 smm_status results_append(results_file *f, const results_row *row);

@@ -71,7 +71,7 @@ static int run_grid(sweep_run *run, const sweep_grid *grid, int64_t begin, int64
             smm_status s = smm_set_num_threads(p->threads);
             if (s != SMM_OK) {
                 sweep_progress_note(run->progress, "%s: cannot set %d threads: %s", run->prog, (int)p->threads,
-                                    smm_status_str(s));
+                                    dataset_status_str(s));
                 return SWEEP_EXIT_RUN_FAILED;
             }
             sweep_config c = *cfg;
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
     sweep_grid grid;
     char *spec = sweep_spec_canonical(&cfg);
     if (spec == NULL || sweep_grid_expand(&cfg, &grid) != SMM_OK) {
-        fprintf(stderr, "%s: %s\n", prog, smm_status_str(SMM_ERR_NO_MEMORY));
+        fprintf(stderr, "%s: %s\n", prog, dataset_status_str(SMM_ERR_NO_MEMORY));
         free(spec);
         return SWEEP_EXIT_RUN_FAILED;
     }
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
     smm_isa isa_id;
     smm_status s = smm_get_isa(&isa_id);
     if (s != SMM_OK) {
-        fprintf(stderr, "%s: ISA selection failed: %s\n", prog, smm_status_str(s));
+        fprintf(stderr, "%s: ISA selection failed: %s\n", prog, dataset_status_str(s));
         sweep_grid_free(&grid);
         free(spec);
         return SWEEP_EXIT_RUN_FAILED;
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
     rc = sweep_output_open(&run, &grid, &done, &ndone);
     unsigned char *pending = rc < 0 ? calloc((size_t)(end - begin + 1), 1) : NULL;
     if (rc < 0 && pending == NULL) {
-        fprintf(stderr, "%s: %s\n", prog, smm_status_str(SMM_ERR_NO_MEMORY));
+        fprintf(stderr, "%s: %s\n", prog, dataset_status_str(SMM_ERR_NO_MEMORY));
         rc = SWEEP_EXIT_RUN_FAILED;
     }
     if (rc >= 0) {

@@ -69,7 +69,7 @@ static void print_table(FILE *f, const sweep_run *run, const sweep_context *ctx,
         const char *size_name = r->bits != 0 ? "bits" : "s";
         if (r->status != SMM_OK) {
             fprintf(f, "%-20s %10s %6d  failed: %s\n", r->method, size_name, (int)sweep_row_size(r),
-                    smm_status_str((smm_status)r->status));
+                    dataset_status_str((smm_status)r->status));
             continue;
         }
         fprintf(f, "%-20s %10s %6d %10.6f %10.6f %10.6f %9.3g %11.4e %11.4e %11.4e\n", r->method, size_name,
@@ -93,7 +93,7 @@ int sweep_dense(sweep_run *run, const sweep_context *ctx)
     smm_status s = sweep_load_vectors(cfg, "train", cfg->m, "train", cfg->n, &V, msg, sizeof msg);
     if (s != SMM_OK) {
         sweep_progress_note(run->progress, "%s: cannot load %s: %s%s%s", prog, sweep_data_names[cfg->data],
-                            smm_status_str(s), msg[0] ? ": " : "", msg);
+                            dataset_status_str(s), msg[0] ? ": " : "", msg);
         return SWEEP_EXIT_RUN_FAILED;
     }
     dense_ctx c = { cfg->m, cfg->n, cfg->k, V.a, NULL, NULL, NULL, APPROX_OPTIONS_INIT };
@@ -107,7 +107,7 @@ int sweep_dense(sweep_run *run, const sweep_context *ctx)
     if (B == NULL || c.Y == NULL || c.Yhat == NULL || exact_times == NULL || phase_times == NULL ||
         rows == NULL) {
         sweep_progress_note(run->progress, "%s: %s for %lld x %lld results", prog,
-                            smm_status_str(SMM_ERR_NO_MEMORY), (long long)cfg->m, (long long)cfg->n);
+                            dataset_status_str(SMM_ERR_NO_MEMORY), (long long)cfg->m, (long long)cfg->n);
         exit_code = SWEEP_EXIT_RUN_FAILED;
         goto done;
     }
@@ -123,7 +123,7 @@ int sweep_dense(sweep_run *run, const sweep_context *ctx)
     double exact_s;
     s = sweep_time_reference(cfg->warmup, cfg->reps, run_exact, &c, &exact_s);
     if (s != SMM_OK) {
-        sweep_progress_note(run->progress, "%s: exact_sgemm failed: %s", prog, smm_status_str(s));
+        sweep_progress_note(run->progress, "%s: exact_sgemm failed: %s", prog, dataset_status_str(s));
         exit_code = SWEEP_EXIT_RUN_FAILED;
         goto done;
     }

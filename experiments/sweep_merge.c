@@ -73,7 +73,7 @@ static int read_checked_rows(const char *prog, const char *path, int i, const re
     bad = s == SMM_OK ? calloc((size_t)(count > 0 ? count : 1), 1) : NULL;
     if (s != SMM_OK || bad == NULL) {
         fprintf(stderr, "%s merge: cannot read the rows of %s: %s\n", prog, path,
-                smm_status_str(s != SMM_OK ? s : SMM_ERR_NO_MEMORY));
+                dataset_status_str(s != SMM_OK ? s : SMM_ERR_NO_MEMORY));
         free(r);
         free(unreadable);
         return SWEEP_EXIT_RUN_FAILED;
@@ -144,7 +144,7 @@ static int read_inputs(const char *prog, char **inputs, int ninputs, int salvage
     merge_row *all = calloc((size_t)(total > 0 ? total : 1), sizeof *all);
     *rows = all;
     if (cfg == NULL || all == NULL) {
-        fprintf(stderr, "%s merge: %s\n", prog, smm_status_str(SMM_ERR_NO_MEMORY));
+        fprintf(stderr, "%s merge: %s\n", prog, dataset_status_str(SMM_ERR_NO_MEMORY));
         free(cfg);
         return SWEEP_EXIT_RUN_FAILED;
     }
@@ -221,7 +221,7 @@ static int write_output(const char *prog, const char *out, char **inputs, int ni
     smm_status c = results_close(rf);
     if (s != SMM_OK || c != SMM_OK) {
         fprintf(stderr, "%s merge: writing %s failed: %s\n", prog, out,
-                msg[0] ? msg : smm_status_str(s != SMM_OK ? s : c));
+                msg[0] ? msg : dataset_status_str(s != SMM_OK ? s : c));
         return SWEEP_EXIT_RUN_FAILED;
     }
     return -1;

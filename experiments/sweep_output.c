@@ -391,7 +391,7 @@ static int check_existing(const sweep_run *run, const sweep_grid *grid, uint64_t
     unsigned char *unreadable = NULL;
     int64_t count = 0;
     if (rc < 0 && (s = results_read_rows(rf, &rows, &count, &unreadable)) != SMM_OK) {
-        fprintf(stderr, "%s: cannot read the rows of %s: %s\n", prog, cfg->out, smm_status_str(s));
+        fprintf(stderr, "%s: cannot read the rows of %s: %s\n", prog, cfg->out, dataset_status_str(s));
         rc = SWEEP_EXIT_RUN_FAILED;
     }
     if (rc < 0) {
@@ -407,7 +407,7 @@ static int check_existing(const sweep_run *run, const sweep_grid *grid, uint64_t
     }
     uint64_t *hashes = rc < 0 ? malloc((size_t)(count > 0 ? count : 1) * sizeof *hashes) : NULL;
     if (rc < 0 && hashes == NULL) {
-        fprintf(stderr, "%s: %s\n", prog, smm_status_str(SMM_ERR_NO_MEMORY));
+        fprintf(stderr, "%s: %s\n", prog, dataset_status_str(SMM_ERR_NO_MEMORY));
         rc = SWEEP_EXIT_RUN_FAILED;
     }
     if (rc < 0) {
@@ -458,7 +458,7 @@ int sweep_output_open(sweep_run *run, const sweep_grid *grid, uint64_t **done, i
     if (s == SMM_OK)
         s = results_set_attr_string(run->rf, "end_time", "unfinished");
     if (s != SMM_OK) {
-        fprintf(stderr, "%s: cannot write to %s: %s\n", run->prog, cfg->out, run->rf == NULL ? msg : smm_status_str(s));
+        fprintf(stderr, "%s: cannot write to %s: %s\n", run->prog, cfg->out, run->rf == NULL ? msg : dataset_status_str(s));
         results_close(run->rf);
         run->rf = NULL;
         free(*done);
@@ -502,7 +502,7 @@ smm_status sweep_output_append(sweep_run *run, const results_row *row, char *msg
     if (s == SMM_OK)
         s = results_append(run->rf, row);
     if (s != SMM_OK && msg[0] == '\0')
-        snprintf(msg, msg_size, "%s: %s", run->cfg->out, smm_status_str(s));
+        snprintf(msg, msg_size, "%s: %s", run->cfg->out, dataset_status_str(s));
     return s;
 }
 

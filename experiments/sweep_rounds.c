@@ -146,7 +146,7 @@ int sweep_row_finish(sweep_run *run, results_row *row, smm_status status, const 
             snprintf(what + used, sizeof what - used, ": exact %.4g s, approx %.4g s, speedup %.3g, recall %.4f",
                      row->exact_seconds, row->approx_seconds, row->speedup, row->recall);
     } else {
-        snprintf(what + used, sizeof what - used, ": %s failed: %s", failed_call, smm_status_str(status));
+        snprintf(what + used, sizeof what - used, ": %s failed: %s", failed_call, dataset_status_str(status));
         rc = SWEEP_EXIT_RUN_FAILED;
     }
     sweep_progress_step(run->progress, what);

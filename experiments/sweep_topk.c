@@ -203,7 +203,7 @@ static void print_table(FILE *f, const sweep_run *run, const sweep_context *ctx,
         const char *size_name = r->bits != 0 ? "bits" : "s";
         if (r->status != SMM_OK) {
             fprintf(f, "%-20s %5s %6d %6d  failed: %s\n", r->method, size_name, (int)sweep_row_size(r),
-                    (int)r->candidates, smm_status_str((smm_status)r->status));
+                    (int)r->candidates, dataset_status_str((smm_status)r->status));
             continue;
         }
         fprintf(f, "%-20s %5s %6d %6d %10.4f %10.4f %10.4f %9.3g %8.4f %8.4f %8.4f %11.3e\n", r->method,
@@ -307,7 +307,7 @@ int sweep_topk(sweep_run *run, const sweep_context *ctx)
                                       sizeof msg);
     if (s != SMM_OK) {
         sweep_progress_note(run->progress, "%s: cannot load %s: %s%s%s", prog, sweep_data_names[cfg->data],
-                            smm_status_str(s), msg[0] ? ": " : "", msg);
+                            dataset_status_str(s), msg[0] ? ": " : "", msg);
         return SWEEP_EXIT_RUN_FAILED;
     }
     topk_ctx c;
@@ -329,7 +329,7 @@ int sweep_topk(sweep_run *run, const sweep_context *ctx)
     if (c.ref_idx == NULL || c.ref_thr == NULL || c.idx == NULL || c.val == NULL ||
         !buffers_ok || rows == NULL) {
         sweep_progress_note(run->progress, "%s: %s for the top-k results", prog,
-                            smm_status_str(SMM_ERR_NO_MEMORY));
+                            dataset_status_str(SMM_ERR_NO_MEMORY));
         exit_code = SWEEP_EXIT_RUN_FAILED;
         goto done;
     }
@@ -340,7 +340,7 @@ int sweep_topk(sweep_run *run, const sweep_context *ctx)
     double exact_s;
     s = sweep_time_reference(cfg->warmup, 1, run_exact, &c, &exact_s);
     if (s != SMM_OK) {
-        sweep_progress_note(run->progress, "%s: exact_topk failed: %s", prog, smm_status_str(s));
+        sweep_progress_note(run->progress, "%s: exact_topk failed: %s", prog, dataset_status_str(s));
         exit_code = SWEEP_EXIT_RUN_FAILED;
         goto done;
     }

@@ -16,7 +16,7 @@
 
 #include "test_util.h"
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/crosspolytope.h"
 #include "sketch/hd_rotation.h"
 

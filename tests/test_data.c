@@ -179,7 +179,7 @@ START_TEST(test_idx_labels)
 
     /* A label file is not an image file, and the other way round. */
     dataset_matrix m;
-    ck_assert_int_eq(dataset_load_idx_images(path, 0, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
+    ck_assert_int_eq(dataset_load_idx_images(path, 0, &m, NULL, 0), DATASET_ERR_BAD_FORMAT);
     ck_assert_ptr_null(m.data);
 }
 END_TEST
@@ -196,7 +196,7 @@ START_TEST(test_idx_bad_magic)
         const char *path = tmp_path("bad.gz");
         write_gz(path, buf, len);
         msg[0] = '\0';
-        ck_assert_int_eq(dataset_load_idx_images(path, 0, &m, msg, sizeof msg), SMM_ERR_BAD_FORMAT);
+        ck_assert_int_eq(dataset_load_idx_images(path, 0, &m, msg, sizeof msg), DATASET_ERR_BAD_FORMAT);
         ck_assert_ptr_null(m.data);
         ck_assert_int_eq(m.rows, 0);
         ck_assert_msg(strstr(msg, "magic") != NULL, "message \"%s\" should mention the magic", msg);
@@ -206,7 +206,7 @@ START_TEST(test_idx_bad_magic)
     size_t len = make_idx_images(buf, DATASET_IDX_MAGIC_IMAGES, 2, 3, 3);
     write_gz(tmp_path("img.gz"), buf, len);
     ck_assert_int_eq(dataset_load_idx_labels(tmp_path("img.gz"), 0, &labels, &count, NULL, 0),
-                     SMM_ERR_BAD_FORMAT);
+                     DATASET_ERR_BAD_FORMAT);
     ck_assert_ptr_null(labels);
     ck_assert_int_eq(count, 0);
 }
@@ -218,7 +218,7 @@ START_TEST(test_idx_zero_image_size)
     size_t len = make_idx_images(buf, DATASET_IDX_MAGIC_IMAGES, 4, 0, 28);
     write_gz(tmp_path("z.gz"), buf, len);
     dataset_matrix m;
-    ck_assert_int_eq(dataset_load_idx_images(tmp_path("z.gz"), 0, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
+    ck_assert_int_eq(dataset_load_idx_images(tmp_path("z.gz"), 0, &m, NULL, 0), DATASET_ERR_BAD_FORMAT);
 }
 END_TEST
 
@@ -234,15 +234,15 @@ START_TEST(test_idx_truncated)
         write_gz(tmp_path("t.gz"), buf, cut);
         msg[0] = '\0';
         ck_assert_msg(dataset_load_idx_images(tmp_path("t.gz"), 0, &m, msg, sizeof msg)
-                          == SMM_ERR_BAD_FORMAT, "cut at %zu bytes", cut);
+                          == DATASET_ERR_BAD_FORMAT, "cut at %zu bytes", cut);
         ck_assert_ptr_null(m.data);
         ck_assert_msg(strlen(msg) > 0, "no message for a cut at %zu", cut);
     }
     /* The file is checked whole: the complete first images of a short file are refused too. */
     write_gz(tmp_path("t.gz"), buf, len - 20);
-    ck_assert_int_eq(dataset_load_idx_images(tmp_path("t.gz"), 1, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
+    ck_assert_int_eq(dataset_load_idx_images(tmp_path("t.gz"), 1, &m, NULL, 0), DATASET_ERR_BAD_FORMAT);
     ck_assert_ptr_null(m.data);
-    ck_assert_int_eq(dataset_load_idx_images(tmp_path("t.gz"), 2, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
+    ck_assert_int_eq(dataset_load_idx_images(tmp_path("t.gz"), 2, &m, NULL, 0), DATASET_ERR_BAD_FORMAT);
 
     /* Labels that end early. */
     unsigned char lab[12];
@@ -253,7 +253,7 @@ START_TEST(test_idx_truncated)
     uint8_t *labels;
     int64_t count;
     ck_assert_int_eq(dataset_load_idx_labels(tmp_path("l.gz"), 0, &labels, &count, NULL, 0),
-                     SMM_ERR_BAD_FORMAT);
+                     DATASET_ERR_BAD_FORMAT);
     ck_assert_ptr_null(labels);
 }
 END_TEST
@@ -296,7 +296,7 @@ START_TEST(test_idx_corrupt_gzip)
         write_plain(tmp_path("cut.gz"), gz, cut);
         msg[0] = '\0';
         ck_assert_msg(dataset_load_idx_images(tmp_path("cut.gz"), 0, &m, msg, sizeof msg)
-                          == SMM_ERR_BAD_FORMAT, "gzip stream cut at %zu of %zu", cut, gz_len);
+                          == DATASET_ERR_BAD_FORMAT, "gzip stream cut at %zu of %zu", cut, gz_len);
         ck_assert_ptr_null(m.data);
     }
 
@@ -305,12 +305,12 @@ START_TEST(test_idx_corrupt_gzip)
         gz[i] ^= 0x5a;
     write_plain(tmp_path("bad.gz"), gz, gz_len);
     smm_status s = dataset_load_idx_images(tmp_path("bad.gz"), 0, &m, msg, sizeof msg);
-    ck_assert_int_eq(s, SMM_ERR_BAD_FORMAT);
+    ck_assert_int_eq(s, DATASET_ERR_BAD_FORMAT);
     free(gz);
 
     /* An empty file. */
     write_plain(tmp_path("empty"), "", 0);
-    ck_assert_int_eq(dataset_load_idx_images(tmp_path("empty"), 0, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
+    ck_assert_int_eq(dataset_load_idx_images(tmp_path("empty"), 0, &m, NULL, 0), DATASET_ERR_BAD_FORMAT);
 }
 END_TEST
 
@@ -323,7 +323,7 @@ END_TEST
 enum { GZ_COUNT = 200, GZ_PIXELS = 28 * 28 };
 
 /*
- * Expect SMM_ERR_BAD_FORMAT, an empty matrix and a message naming the file
+ * Expect DATASET_ERR_BAD_FORMAT, an empty matrix and a message naming the file
  * from the image loader, whether it keeps the first image, half of the
  * images or all of them; `what` names the damage in failure messages.
  */
@@ -334,7 +334,7 @@ static void expect_idx_rejected(const char *path, const char *what)
         dataset_matrix m = { 5, 5, NULL };
         char msg[512] = "";
         smm_status s = dataset_load_idx_images(path, max_rows[i], &m, msg, sizeof msg);
-        ck_assert_msg(s == SMM_ERR_BAD_FORMAT, "%s, max_rows %lld: status %s (%s)", what,
+        ck_assert_msg(s == DATASET_ERR_BAD_FORMAT, "%s, max_rows %lld: status %s (%s)", what,
                       (long long)max_rows[i], smm_status_str(s), msg);
         ck_assert_msg(m.rows == 0 && m.cols == 0 && m.data == NULL, "%s: matrix not left empty", what);
         ck_assert_msg(strstr(msg, path) != NULL, "%s: message \"%s\" does not name the file", what, msg);
@@ -350,7 +350,7 @@ static void expect_labels_rejected(const char *path, const char *what)
         int64_t count = 5;
         char msg[512] = "";
         smm_status s = dataset_load_idx_labels(path, max_rows[i], &labels, &count, msg, sizeof msg);
-        ck_assert_msg(s == SMM_ERR_BAD_FORMAT, "%s, max_rows %lld: status %s (%s)", what,
+        ck_assert_msg(s == DATASET_ERR_BAD_FORMAT, "%s, max_rows %lld: status %s (%s)", what,
                       (long long)max_rows[i], smm_status_str(s), msg);
         ck_assert_msg(labels == NULL && count == 0, "%s: labels not left empty", what);
         ck_assert_msg(strstr(msg, path) != NULL, "%s: message \"%s\" does not name the file", what, msg);
@@ -572,16 +572,16 @@ START_TEST(test_idx_missing_file)
     dataset_matrix m;
     char msg[512] = "";
     const char *path = tmp_path("does-not-exist.gz");
-    ck_assert_int_eq(dataset_load_idx_images(path, 0, &m, msg, sizeof msg), SMM_ERR_IO);
+    ck_assert_int_eq(dataset_load_idx_images(path, 0, &m, msg, sizeof msg), DATASET_ERR_IO);
     ck_assert_ptr_null(m.data);
     ck_assert_msg(strstr(msg, "does-not-exist.gz") != NULL, "message \"%s\" should name the file", msg);
 
     uint8_t *labels;
     int64_t count;
-    ck_assert_int_eq(dataset_load_idx_labels(path, 0, &labels, &count, NULL, 0), SMM_ERR_IO);
+    ck_assert_int_eq(dataset_load_idx_labels(path, 0, &labels, &count, NULL, 0), DATASET_ERR_IO);
 
     /* A directory is not a file. */
-    ck_assert_int_eq(dataset_load_idx_images(test_tmpdir, 0, &m, NULL, 0), SMM_ERR_IO);
+    ck_assert_int_eq(dataset_load_idx_images(test_tmpdir, 0, &m, NULL, 0), DATASET_ERR_IO);
 }
 END_TEST
 
@@ -622,7 +622,7 @@ START_TEST(test_fashion_mnist_missing)
 {
     dataset_matrix m;
     char msg[512] = "";
-    ck_assert_int_eq(dataset_load_fashion_mnist(test_tmpdir, "train", 0, &m, msg, sizeof msg), SMM_ERR_IO);
+    ck_assert_int_eq(dataset_load_fashion_mnist(test_tmpdir, "train", 0, &m, msg, sizeof msg), DATASET_ERR_IO);
     ck_assert_ptr_null(m.data);
     ck_assert_msg(strstr(msg, "train-images-idx3-ubyte.gz") != NULL, "message: %s", msg);
     ck_assert_msg(strstr(msg, "apt-get install dataset-fashion-mnist") != NULL, "message: %s", msg);
@@ -647,14 +647,14 @@ START_TEST(test_fashion_mnist_env_override)
     ck_assert_float_eq(m.data[783], (float)((7 * 783 + 3) % 256) / 255.0f);
     dataset_matrix_free(&m);
     /* The argument wins over the environment. */
-    ck_assert_int_eq(dataset_load_fashion_mnist("/nonexistent-dir", "t10k", 0, &m, NULL, 0), SMM_ERR_IO);
+    ck_assert_int_eq(dataset_load_fashion_mnist("/nonexistent-dir", "t10k", 0, &m, NULL, 0), DATASET_ERR_IO);
     unsetenv(DATASET_FASHION_MNIST_ENV);
 
     /* Images of another size are not Fashion-MNIST. */
     unsigned char small[64];
     len = make_idx_images(small, DATASET_IDX_MAGIC_IMAGES, 2, 3, 3);
     write_gz(tmp_path("train-images-idx3-ubyte.gz"), small, len);
-    ck_assert_int_eq(dataset_load_fashion_mnist(test_tmpdir, "train", 0, &m, NULL, 0), SMM_ERR_BAD_FORMAT);
+    ck_assert_int_eq(dataset_load_fashion_mnist(test_tmpdir, "train", 0, &m, NULL, 0), DATASET_ERR_BAD_FORMAT);
     ck_assert_ptr_null(m.data);
 }
 END_TEST

@@ -306,17 +306,17 @@ START_TEST(test_h5_matrix_errors)
 {
     const char *file = tmp_path("m.h5");
     write_matrix_fixture(file);
-    expect_load_error(tmp_path("missing.h5"), "/x", SMM_ERR_IO, "No such file");
-    expect_load_error(file, "/nothing", SMM_ERR_BAD_FORMAT, "/nothing");
-    expect_load_error(file, "/group/nothing/m", SMM_ERR_BAD_FORMAT, "/group/nothing/m");
-    expect_load_error(file, "/f32/below", SMM_ERR_BAD_FORMAT, "/f32/below");
-    expect_load_error(file, "f32", SMM_ERR_BAD_FORMAT, "start with '/'");
-    expect_load_error(file, "/group", SMM_ERR_BAD_FORMAT, "not a dataset");
-    expect_load_error(file, "/vector", SMM_ERR_BAD_FORMAT, "1 dimension");
-    expect_load_error(file, "/cube", SMM_ERR_BAD_FORMAT, "3 dimensions");
-    expect_load_error(file, "/strings", SMM_ERR_BAD_FORMAT, "string values");
-    expect_load_error(file, "/compound", SMM_ERR_BAD_FORMAT, "compound values");
-    expect_error(file, "/nan", SMM_ERR_BAD_FORMAT, "/nan(1, 1)", 1);
+    expect_load_error(tmp_path("missing.h5"), "/x", DATASET_ERR_IO, "No such file");
+    expect_load_error(file, "/nothing", DATASET_ERR_BAD_FORMAT, "/nothing");
+    expect_load_error(file, "/group/nothing/m", DATASET_ERR_BAD_FORMAT, "/group/nothing/m");
+    expect_load_error(file, "/f32/below", DATASET_ERR_BAD_FORMAT, "/f32/below");
+    expect_load_error(file, "f32", DATASET_ERR_BAD_FORMAT, "start with '/'");
+    expect_load_error(file, "/group", DATASET_ERR_BAD_FORMAT, "not a dataset");
+    expect_load_error(file, "/vector", DATASET_ERR_BAD_FORMAT, "1 dimension");
+    expect_load_error(file, "/cube", DATASET_ERR_BAD_FORMAT, "3 dimensions");
+    expect_load_error(file, "/strings", DATASET_ERR_BAD_FORMAT, "string values");
+    expect_load_error(file, "/compound", DATASET_ERR_BAD_FORMAT, "compound values");
+    expect_error(file, "/nan", DATASET_ERR_BAD_FORMAT, "/nan(1, 1)", 1);
 
     /* Not HDF5 at all. */
     const char *text = tmp_path("text.h5");
@@ -324,17 +324,17 @@ START_TEST(test_h5_matrix_errors)
     ck_assert_ptr_nonnull(f);
     fputs("row,col\n1,2\n", f);
     fclose(f);
-    expect_load_error(text, "/f32", SMM_ERR_BAD_FORMAT, "not a readable HDF5 file");
+    expect_load_error(text, "/f32", DATASET_ERR_BAD_FORMAT, "not a readable HDF5 file");
 
     /* Truncated: half of the file. */
     long size = file_size(file);
     const char *cut = tmp_path("cut.h5");
     copy_damaged(file, cut, size / 2, -1);
-    expect_load_error(cut, "/f32", SMM_ERR_BAD_FORMAT, "HDF5");
+    expect_load_error(cut, "/f32", DATASET_ERR_BAD_FORMAT, "HDF5");
     /* Corrupt: the superblock overwritten. */
     const char *bad = tmp_path("bad.h5");
     copy_damaged(file, bad, size, 0);
-    expect_load_error(bad, "/f32", SMM_ERR_BAD_FORMAT, "not a readable HDF5 file");
+    expect_load_error(bad, "/f32", DATASET_ERR_BAD_FORMAT, "not a readable HDF5 file");
 
     /* Arguments. */
     dataset_matrix m;
@@ -389,11 +389,11 @@ START_TEST(test_h5_corrupt_data)
 
     const char *bad = tmp_path("big_bad.h5");
     copy_damaged(file, bad, size, size / 2);
-    expect_error(bad, "/x", SMM_ERR_BAD_FORMAT, "cannot read rows 0..3999 of /x", 1);
+    expect_error(bad, "/x", DATASET_ERR_BAD_FORMAT, "cannot read rows 0..3999 of /x", 1);
     /* Truncated: HDF5 notices the missing end when opening. */
     const char *cut = tmp_path("big_cut.h5");
     copy_damaged(file, cut, size - 4096, -1);
-    expect_load_error(cut, "/x", SMM_ERR_BAD_FORMAT, "not a readable HDF5 file");
+    expect_load_error(cut, "/x", DATASET_ERR_BAD_FORMAT, "not a readable HDF5 file");
 }
 END_TEST
 
@@ -406,8 +406,8 @@ START_TEST(test_h5_matrix_without_rows_or_columns)
     float one = 1.0f;
     put_matrix(f, "one", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, 1, &one);
     H5Fclose(f);
-    expect_load_error(file, "/cols0", SMM_ERR_BAD_FORMAT, "/cols0 is 600 x 0");
-    expect_load_error(file, "/rows0", SMM_ERR_BAD_FORMAT, "/rows0 is 0 x 5");
+    expect_load_error(file, "/cols0", DATASET_ERR_BAD_FORMAT, "/cols0 is 600 x 0");
+    expect_load_error(file, "/rows0", DATASET_ERR_BAD_FORMAT, "/rows0 is 0 x 5");
     /* The smallest matrix is fine. */
     check_shape(file, "/one", 1, 1);
 }
@@ -437,9 +437,9 @@ START_TEST(test_h5_claims_beyond_storage)
     H5Sclose(fspace);
     H5Dclose(ds);
     H5Fclose(f);
-    expect_load_error(file, "/chunked", SMM_ERR_BAD_FORMAT, "/chunked claims 1099511627776 x 1000 values");
-    expect_load_error(file, "/contiguous", SMM_ERR_BAD_FORMAT, "/contiguous claims 1000000 x 1000000 values");
-    expect_load_error(file, "/sparse", SMM_ERR_BAD_FORMAT, "/sparse claims 1073741824 x 64 values");
+    expect_load_error(file, "/chunked", DATASET_ERR_BAD_FORMAT, "/chunked claims 1099511627776 x 1000 values");
+    expect_load_error(file, "/contiguous", DATASET_ERR_BAD_FORMAT, "/contiguous claims 1000000 x 1000000 values");
+    expect_load_error(file, "/sparse", DATASET_ERR_BAD_FORMAT, "/sparse claims 1073741824 x 64 values");
 
     /* Values that were written pass, however well they compress: zeros shrink about 1000-fold. */
     float *zeros = calloc(CHUNKED_ROWS * CHUNKED_COLS, sizeof(float));
@@ -679,7 +679,7 @@ static void expect_ann_error(const ann_fixture *fx, const char *part)
     int64_t n = -1;
     smm_status s2 = dataset_ann_shape(file, &n, NULL, NULL, NULL, msg2, sizeof msg2);
     long printed = stderr_capture_end();
-    ck_assert_msg(s == SMM_ERR_BAD_FORMAT, "status %s (%s), expected a format error about \"%s\"",
+    ck_assert_msg(s == DATASET_ERR_BAD_FORMAT, "status %s (%s), expected a format error about \"%s\"",
                   smm_status_str(s), msg, part);
     ck_assert_ptr_null(a.train.data);
     ck_assert_ptr_null(a.neighbors);
@@ -687,7 +687,7 @@ static void expect_ann_error(const ann_fixture *fx, const char *part)
                   "message \"%s\" should name %s and say \"%s\"", msg, file, part);
     /* The shape probe checks everything but the values. */
     if (!fx->bad_index)
-        ck_assert_msg(s2 == SMM_ERR_BAD_FORMAT && n == 0, "shape: %s (%s)", smm_status_str(s2), msg2);
+        ck_assert_msg(s2 == DATASET_ERR_BAD_FORMAT && n == 0, "shape: %s (%s)", smm_status_str(s2), msg2);
     ck_assert_msg(printed == 0, "%ld bytes printed on stderr", printed);
 }
 
@@ -761,7 +761,7 @@ START_TEST(test_ann_bad_layouts)
 
     dataset_ann a;
     char msg[512] = "";
-    ck_assert_int_eq(dataset_load_ann(tmp_path("none.h5"), 0, 0, &a, msg, sizeof msg), SMM_ERR_IO);
+    ck_assert_int_eq(dataset_load_ann(tmp_path("none.h5"), 0, 0, &a, msg, sizeof msg), DATASET_ERR_IO);
     ck_assert_ptr_nonnull(strstr(msg, "none.h5"));
     ck_assert_int_eq(dataset_load_ann(NULL, 0, 0, &a, NULL, 0), SMM_ERR_NULL_POINTER);
     ck_assert_int_eq(dataset_load_ann(tmp_path("none.h5"), -1, 0, &a, NULL, 0), SMM_ERR_BAD_ARGUMENT);
@@ -812,7 +812,7 @@ START_TEST(test_ann_ground_truth_and_writer_checks)
     stderr_capture_begin();
     smm_status s = dataset_write_ann(tmp_path("no-such-dir/w.h5"), &a, msg, sizeof msg);
     long printed = stderr_capture_end();
-    ck_assert_int_eq(s, SMM_ERR_IO);
+    ck_assert_int_eq(s, DATASET_ERR_IO);
     ck_assert_ptr_nonnull(strstr(msg, "no-such-dir/w.h5"));
     ck_assert_int_eq(printed, 0);
     ck_assert_int_eq(dataset_write_ann(tmp_path("w.h5"), &a, msg, sizeof msg), SMM_OK);

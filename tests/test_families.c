@@ -27,7 +27,7 @@
 
 #include "test_util.h"
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/hd_rotation.h"
 #include "sketch/vector_norms.h"
 #include "sketch/simhash.h"

@@ -16,7 +16,7 @@
 
 #include "test_util.h"
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/hamming_kernels.h"
 
 static const uint16_t SENTINEL16 = 0xBEEF;

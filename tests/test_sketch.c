@@ -25,7 +25,7 @@
 #include "test_util.h"
 
 #include "sketch/hamming_kernels.h"
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/normal_quantile.h"
 #include "sketch/simhash.h"
 

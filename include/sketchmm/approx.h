@@ -144,10 +144,10 @@ typedef enum {
 
 /* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
  * "gaussian_projection", "srht", "countsketch", "cr_sampling", or NULL. */
-const char *approx_method_name(approx_method method);
+SMM_API const char *approx_method_name(approx_method method);
 
 /* 1 for the four sketch-family methods (sized by bits), 0 for the classical ones (sized by sketch_dim). */
-int approx_method_uses_bits(approx_method method);
+SMM_API int approx_method_uses_bits(approx_method method);
 
 /*
  * Options. Initialise with APPROX_OPTIONS_INIT or approx_options_init() and
@@ -165,7 +165,7 @@ typedef struct {
 #define APPROX_OPTIONS_INIT { APPROX_SIMHASH, 256, 64, UINT64_C(0x5eed), 0, 0 }
 
 /* Set *opts to the defaults above (no-op for NULL). */
-void approx_options_init(approx_options *opts);
+SMM_API void approx_options_init(approx_options *opts);
 
 /*
  * approx_sgemm - C := alpha * est(op(A) * op(B)) + beta * C.
@@ -176,7 +176,7 @@ void approx_options_init(approx_options *opts);
  * families a zero row or column gives 0. Same as approx_plan_create on B,
  * approx_plan_multiply, approx_plan_free.
  */
-smm_status approx_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
+SMM_API smm_status approx_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
                         int64_t m, int64_t n, int64_t k, float alpha,
                         const float *A, int64_t lda, const float *B, int64_t ldb,
                         float beta, float *C, int64_t ldc,
@@ -202,15 +202,15 @@ typedef struct approx_plan approx_plan;
  * SMM_ERR_NULL_POINTER): SMM_ERR_NON_FINITE when B holds NaN or Inf or its
  * sketch overflows float (see the top of this file).
  */
-smm_status approx_plan_create(smm_layout layout, smm_trans transb, int64_t k, int64_t n,
+SMM_API smm_status approx_plan_create(smm_layout layout, smm_trans transb, int64_t k, int64_t n,
                               const float *B, int64_t ldb, const approx_options *opts,
                               approx_plan **plan);
 
 /* Free a plan (NULL is a no-op). */
-void approx_plan_free(approx_plan *plan);
+SMM_API void approx_plan_free(approx_plan *plan);
 
 /* The plan's k, n and options (any pointer may be NULL). SMM_ERR_NULL_POINTER for a NULL plan. */
-smm_status approx_plan_info(const approx_plan *plan, int64_t *k, int64_t *n, approx_options *opts);
+SMM_API smm_status approx_plan_info(const approx_plan *plan, int64_t *k, int64_t *n, approx_options *opts);
 
 /*
  * approx_plan_multiply - C := alpha * est(op(A) * op(B)) + beta * C with the
@@ -222,7 +222,7 @@ smm_status approx_plan_info(const approx_plan *plan, int64_t *k, int64_t *n, app
  * overlap A (SMM_ERR_BAD_ARGUMENT when alpha != 0; the plan's op(B) is its
  * own copy, so C may lie over the caller's B).
  */
-smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_trans transa,
+SMM_API smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_trans transa,
                                 int64_t m, float alpha, const float *A, int64_t lda,
                                 float beta, float *C, int64_t ldc);
 
@@ -257,7 +257,7 @@ smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_
  * overlap A or each other (SMM_ERR_BAD_ARGUMENT). Bit-identical for every
  * thread count; for the sketch families also for every ISA path.
  */
-smm_status approx_plan_topk(const approx_plan *plan, smm_layout layout, smm_trans transa,
+SMM_API smm_status approx_plan_topk(const approx_plan *plan, smm_layout layout, smm_trans transa,
                             int64_t m, const float *A, int64_t lda,
                             int64_t topk, int64_t *idx, float *val, int64_t ldk);
 
@@ -268,7 +268,7 @@ smm_status approx_plan_topk(const approx_plan *plan, smm_layout layout, smm_tran
  * once the arguments are checked, with no plan made and no value of A or B
  * read (so NaN in B is not reported then), as in exact_topk.
  */
-smm_status approx_topk(smm_layout layout, smm_trans transa, smm_trans transb,
+SMM_API smm_status approx_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                        int64_t m, int64_t n, int64_t k,
                        const float *A, int64_t lda, const float *B, int64_t ldb,
                        int64_t topk, int64_t *idx, float *val, int64_t ldk,
@@ -286,7 +286,7 @@ smm_status approx_topk(smm_layout layout, smm_trans transa, smm_trans transb,
  * returns SMM_OK). With finite inputs it
  * never fails on values: entries beyond FLT_MAX overflow as in exact_sgemm.
  */
-smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
+SMM_API smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                       int64_t m, int64_t n, int64_t k,
                       const float *A, int64_t lda, const float *B, int64_t ldb,
                       int64_t topk, int64_t *idx, float *val, int64_t ldk);
@@ -309,7 +309,7 @@ typedef struct {
  * (all zero before the first). A call that failed leaves the times of the
  * phases it ran. SMM_ERR_NULL_POINTER for a NULL t.
  */
-smm_status approx_last_phase_times(approx_phase_times *t);
+SMM_API smm_status approx_last_phase_times(approx_phase_times *t);
 
 #ifdef __cplusplus
 }

@@ -91,17 +91,17 @@ typedef struct brgemm_plan brgemm_plan;
  * SMM_ERR_OVERFLOW (a matrix's extent does not fit in the address space),
  * SMM_ERR_NO_MEMORY, or the ISA selection error of common.h.
  */
-smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan);
+SMM_API smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan);
 
 /* Free a plan (NULL is allowed). */
-void brgemm_plan_free(brgemm_plan *plan);
+SMM_API void brgemm_plan_free(brgemm_plan *plan);
 
 /*
  * A one-line description for logs, e.g.
  * "brgemm col m=64 n=64 k=64 lda=64 ldb=64 ldc=64 alpha=1 beta=1 avx512 tiles 64x6+64x4".
  * Owned by the plan; "null plan" for NULL. Never NULL.
  */
-const char *brgemm_plan_name(const brgemm_plan *plan);
+SMM_API const char *brgemm_plan_name(const brgemm_plan *plan);
 
 /*
  * brgemm_execute_strided - C := beta * C + alpha * sum_{i < batch} A_i B_i
@@ -112,7 +112,7 @@ const char *brgemm_plan_name(const brgemm_plan *plan);
  * (batch < 0), SMM_ERR_OVERFLOW (the span of the batch does not fit in the
  * address space), SMM_ERR_BAD_ARGUMENT (C overlaps an A_i or B_i, see above).
  */
-smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
+SMM_API smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
                                   int64_t batch);
 
 /*
@@ -123,7 +123,7 @@ smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const
  * A[i], B[i] NULL), SMM_ERR_BAD_SIZE (batch < 0), SMM_ERR_BAD_ARGUMENT (C
  * overlaps an A[i] or B[i], see above; checked after every pointer).
  */
-smm_status brgemm_execute_pointers(const brgemm_plan *plan, const float *const *A, const float *const *B,
+SMM_API smm_status brgemm_execute_pointers(const brgemm_plan *plan, const float *const *A, const float *const *B,
                                    float *C, int64_t batch);
 
 #ifdef __cplusplus

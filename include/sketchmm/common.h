@@ -29,8 +29,21 @@ extern "C" {
 #endif
 
 #define SKETCHMM_VERSION_MAJOR 0
-#define SKETCHMM_VERSION_MINOR 1
+#define SKETCHMM_VERSION_MINOR 2
 #define SKETCHMM_VERSION_PATCH 0
+/* The version as one number, major * 10000 + minor * 100 + patch (0.2.0: 200), for #if tests. */
+#define SKETCHMM_VERSION_NUMBER (SKETCHMM_VERSION_MAJOR * 10000 + SKETCHMM_VERSION_MINOR * 100 + SKETCHMM_VERSION_PATCH)
+
+/*
+ * SMM_API marks every function of the public API: the shared library is
+ * built with hidden visibility and exports these names only
+ * (tests/check_exports.cmake holds it to that).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define SMM_API __attribute__((visibility("default")))
+#else
+#define SMM_API
+#endif
 
 /* Storage order of a matrix; the values are those of CBLAS. */
 typedef enum { SMM_ROW_MAJOR = 101, SMM_COL_MAJOR = 102 } smm_layout;
@@ -68,17 +81,19 @@ typedef enum {
     SMM_ERR_NON_FINITE = 14,     /* an input holds NaN or Inf where a finite value is required, or a value the
                                     call derives from finite inputs before its result (a norm, a sketch) overflows
                                     float (see approx.h) */
-    SMM_ERR_IO = 15,             /* a file could not be opened, read or written (data and experiment tools) */
-    SMM_ERR_BAD_FORMAT = 16,     /* a file's contents are not what its format requires (data and experiment tools) */
+    /* 15 and 16: the tools' file statuses, DATASET_ERR_IO and DATASET_ERR_BAD_FORMAT (data/dataset.h) */
     SMM_ERR_BAD_ARGUMENT = 17    /* another argument is out of its documented range, or an output overlaps an
                                     input where the function forbids it */
 } smm_status;
 
 /* A short English description of s; never NULL (unknown codes give a generic text). */
-const char *smm_status_str(smm_status s);
+SMM_API const char *smm_status_str(smm_status s);
 
 /* The library version as "MAJOR.MINOR.PATCH". */
-const char *smm_version(void);
+SMM_API const char *smm_version(void);
+
+/* SKETCHMM_VERSION_NUMBER of the library that runs (the header's may differ when linking a shared library). */
+SMM_API int smm_version_number(void);
 
 /*
  * Instruction-set paths. Every kernel of the library exists as a portable C
@@ -99,10 +114,10 @@ typedef enum {
 } smm_isa;
 
 /* "auto", "scalar", "avx2", "avx512" or "neon"; NULL for an unknown value. */
-const char *smm_isa_name(smm_isa isa);
+SMM_API const char *smm_isa_name(smm_isa isa);
 
 /* 1 when this CPU and this build can run path isa, else 0 (SMM_ISA_AUTO and SMM_ISA_SCALAR: always 1). */
-int smm_isa_supported(smm_isa isa);
+SMM_API int smm_isa_supported(smm_isa isa);
 
 /*
  * Select the ISA path for every later call in this process.
@@ -114,14 +129,14 @@ int smm_isa_supported(smm_isa isa);
  * functions return that same status until a later smm_set_isa() succeeds. Not to be called while another thread is
  * inside a sketchmm function.
  */
-smm_status smm_set_isa(smm_isa isa);
+SMM_API smm_status smm_set_isa(smm_isa isa);
 
 /*
  * The path in use, resolving SMM_ISA_AUTO on first use. Returns the status a
  * computing function would return if the selection failed (SKETCHMM_ISA
  * naming a missing or unknown path); *isa is then SMM_ISA_AUTO.
  */
-smm_status smm_get_isa(smm_isa *isa);
+SMM_API smm_status smm_get_isa(smm_isa *isa);
 
 /*
  * Threads used by computing functions (OpenMP). n == 0 restores the default:
@@ -130,13 +145,13 @@ smm_status smm_get_isa(smm_isa *isa);
  * Returns SMM_ERR_BAD_THREADS for n < 0 or n > SMM_MAX_THREADS, SMM_ERR_BAD_ENV when n == 0 and
  * SKETCHMM_NUM_THREADS cannot be parsed (computing functions then return it too).
  */
-smm_status smm_set_num_threads(int n);
+SMM_API smm_status smm_set_num_threads(int n);
 
 /* Largest thread count the library accepts (from the API or SKETCHMM_NUM_THREADS). */
 #define SMM_MAX_THREADS 4096
 
 /* The thread count computing functions use (at least 1). */
-int smm_get_num_threads(void);
+SMM_API int smm_get_num_threads(void);
 
 #ifdef __cplusplus
 }

@@ -57,7 +57,7 @@ extern "C" {
  *
  * Thread safety: may be called from several threads at once.
  */
-smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
+SMM_API smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
                        int64_t m, int64_t n, int64_t k, float alpha,
                        const float *A, int64_t lda, const float *B, int64_t ldb,
                        float beta, float *C, int64_t ldc);
@@ -66,7 +66,7 @@ smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
  * Name of the micro-kernel exact_sgemm runs on the current ISA path, for logs
  * (e.g. "avx2_fma_6x16"); "unavailable" when the ISA selection failed.
  */
-const char *exact_sgemm_impl(void);
+SMM_API const char *exact_sgemm_impl(void);
 
 /*
  * Padded matrices.
@@ -85,7 +85,7 @@ const char *exact_sgemm_impl(void);
  * >= max(1, inner) and whose byte stride (ld * 4) is not a multiple of 4096.
  * Returns -1 when inner < 0 or the result would overflow int64_t.
  */
-int64_t exact_padded_ld(int64_t inner);
+SMM_API int64_t exact_padded_ld(int64_t inner);
 
 /*
  * exact_matrix_alloc - allocate a zero-filled rows x cols float matrix in
@@ -100,10 +100,10 @@ int64_t exact_padded_ld(int64_t inner);
  * negative), SMM_ERR_OVERFLOW (the size does not fit in size_t),
  * SMM_ERR_NO_MEMORY.
  */
-smm_status exact_matrix_alloc(smm_layout layout, int64_t rows, int64_t cols, float **matrix, int64_t *ld);
+SMM_API smm_status exact_matrix_alloc(smm_layout layout, int64_t rows, int64_t cols, float **matrix, int64_t *ld);
 
 /* Free a matrix from exact_matrix_alloc; NULL is allowed. */
-void exact_matrix_free(float *matrix);
+SMM_API void exact_matrix_free(float *matrix);
 
 #ifdef __cplusplus
 }

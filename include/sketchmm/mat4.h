@@ -47,8 +47,8 @@ extern "C" {
  * Returns SMM_ERR_NULL_POINTER when a, b or c is NULL, SMM_ERR_BAD_ARGUMENT
  * when c overlaps a or b, or the ISA selection error of common.h.
  */
-smm_status mat4_mul_f32(const float *a, const float *b, float *c);
-smm_status mat4_mul_f64(const double *a, const double *b, double *c);
+SMM_API smm_status mat4_mul_f32(const float *a, const float *b, float *c);
+SMM_API smm_status mat4_mul_f64(const double *a, const double *b, double *c);
 
 /*
  * inv = A^-1 for one 4x4 matrix, by cofactors: the twelve 2x2 minors of
@@ -63,12 +63,12 @@ smm_status mat4_mul_f64(const double *a, const double *b, double *c);
  * when inv overlaps a (checked before the determinant), or the ISA
  * selection error of common.h.
  */
-smm_status mat4_inv_f32(const float *a, float *inv);
-smm_status mat4_inv_f64(const double *a, double *inv);
+SMM_API smm_status mat4_inv_f32(const float *a, float *inv);
+SMM_API smm_status mat4_inv_f64(const double *a, double *inv);
 
 /* dst = src for one 4x4 matrix. SMM_ERR_NULL_POINTER when either is NULL, SMM_ERR_BAD_ARGUMENT when they overlap. */
-smm_status mat4_copy_f32(const float *src, float *dst);
-smm_status mat4_copy_f64(const double *src, double *dst);
+SMM_API smm_status mat4_copy_f32(const float *src, float *dst);
+SMM_API smm_status mat4_copy_f64(const double *src, double *dst);
 
 /*
  * Batched forms: matrix t of the output from matrix t of the inputs, for
@@ -83,19 +83,19 @@ smm_status mat4_copy_f64(const double *src, double *dst);
  * singular (criterion of mat4_inv_f32) the call returns SMM_ERR_BAD_ARGUMENT
  * and writes nothing at all.
  */
-smm_status mat4_mul_batch_f32(int64_t count, const float *a, const float *b, float *c);
-smm_status mat4_mul_batch_f64(int64_t count, const double *a, const double *b, double *c);
-smm_status mat4_inv_batch_f32(int64_t count, const float *a, float *inv);
-smm_status mat4_inv_batch_f64(int64_t count, const double *a, double *inv);
-smm_status mat4_copy_batch_f32(int64_t count, const float *src, float *dst);
-smm_status mat4_copy_batch_f64(int64_t count, const double *src, double *dst);
+SMM_API smm_status mat4_mul_batch_f32(int64_t count, const float *a, const float *b, float *c);
+SMM_API smm_status mat4_mul_batch_f64(int64_t count, const double *a, const double *b, double *c);
+SMM_API smm_status mat4_inv_batch_f32(int64_t count, const float *a, float *inv);
+SMM_API smm_status mat4_inv_batch_f64(int64_t count, const double *a, double *inv);
+SMM_API smm_status mat4_copy_batch_f32(int64_t count, const float *src, float *dst);
+SMM_API smm_status mat4_copy_batch_f64(int64_t count, const double *src, double *dst);
 
 /*
  * The kernel family the current ISA path runs for the 4x4 multiply,
  * e.g. "mat4_scalar", "mat4_avx2", "mat4_avx512"; "unavailable" when the
  * ISA selection failed. Never NULL.
  */
-const char *mat4_impl(void);
+SMM_API const char *mat4_impl(void);
 
 #ifdef __cplusplus
 }

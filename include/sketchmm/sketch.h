@@ -44,7 +44,7 @@ extern "C" {
 #define SKETCH_MAX_BITS 65535
 
 /* Words per code: ceil(bits / 64), or 0 when bits is outside 1..SKETCH_MAX_BITS. */
-int64_t sketch_words(int32_t bits);
+SMM_API int64_t sketch_words(int32_t bits);
 
 /*
  * sketch_simhash_hyperplanes - write the `bits` hyperplanes of `seed` in
@@ -65,7 +65,7 @@ int64_t sketch_words(int32_t bits);
  * SMM_ERR_BAD_LEADING_DIM, SMM_ERR_NULL_POINTER (G NULL with d > 0),
  * SMM_ERR_OVERFLOW.
  */
-smm_status sketch_simhash_hyperplanes(int32_t bits, int64_t d, uint64_t seed,
+SMM_API smm_status sketch_simhash_hyperplanes(int32_t bits, int64_t d, uint64_t seed,
                                       float *G, int64_t ldg);
 
 /*
@@ -87,7 +87,7 @@ smm_status sketch_simhash_hyperplanes(int32_t bits, int64_t d, uint64_t seed,
  * NaN or Inf, or its norm overflows), SMM_ERR_NO_MEMORY, or the ISA/thread
  * selection error. Uses smm_get_num_threads() threads.
  */
-smm_status sketch_simhash_encode(smm_layout layout, int64_t n, int64_t d,
+SMM_API smm_status sketch_simhash_encode(smm_layout layout, int64_t n, int64_t d,
                                  const float *X, int64_t ldx,
                                  int32_t bits, uint64_t seed,
                                  uint64_t *codes, int64_t ldcodes, float *norms);
@@ -107,7 +107,7 @@ smm_status sketch_simhash_encode(smm_layout layout, int64_t n, int64_t d,
  * thread count or ISA path. Outputs of 8 MiB or more may be written with
  * non-temporal stores (they bypass the caches).
  */
-smm_status sketch_hamming_u32(int64_t na, const uint64_t *a, int64_t lda,
+SMM_API smm_status sketch_hamming_u32(int64_t na, const uint64_t *a, int64_t lda,
                               int64_t nb, const uint64_t *b, int64_t ldb,
                               int64_t words, uint32_t *dist, int64_t ldd);
 
@@ -124,7 +124,7 @@ smm_status sketch_hamming_u32(int64_t na, const uint64_t *a, int64_t lda,
  * selection error. Uses smm_get_num_threads() threads; the result does not
  * depend on them or on the ISA path.
  */
-smm_status sketch_hamming_u16(int64_t na, const uint64_t *a, int64_t lda,
+SMM_API smm_status sketch_hamming_u16(int64_t na, const uint64_t *a, int64_t lda,
                               int64_t nb, const uint64_t *b, int64_t ldb,
                               int64_t words, uint16_t *dist, int64_t ldd);
 
@@ -151,13 +151,13 @@ smm_status sketch_hamming_u16(int64_t na, const uint64_t *a, int64_t lda,
  * bytes of workspace) or the ISA/thread selection error. Sizes are checked
  * first, then k, then the pointers and leading dimensions. Uses smm_get_num_threads() threads (queries are split among them).
  */
-smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
+SMM_API smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
                                int64_t nb, const uint64_t *b, int64_t ldb,
                                int64_t words, int64_t k,
                                int64_t *idx, uint32_t *dist, int64_t ldk);
 
 /* Name of the Hamming kernel the current ISA path runs (e.g. "avx512_vpopcntdq"). */
-const char *sketch_hamming_impl(void);
+SMM_API const char *sketch_hamming_impl(void);
 
 /*
  * Estimates from a SimHash Hamming distance h between two codes of `bits`
@@ -166,13 +166,13 @@ const char *sketch_hamming_impl(void);
  */
 
 /* Angle estimate pi * h / bits (radians). */
-double sketch_angle_estimate(int64_t h, int32_t bits);
+SMM_API double sketch_angle_estimate(int64_t h, int32_t bits);
 
 /* Cosine estimate cos(pi * h / bits). */
-double sketch_cosine_estimate(int64_t h, int32_t bits);
+SMM_API double sketch_cosine_estimate(int64_t h, int32_t bits);
 
 /* Inner-product estimate norm_a * norm_b * cos(pi * h / bits). */
-double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, double norm_b);
+SMM_API double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, double norm_b);
 
 /* ------------------------------------------------------------------------
  * Sketch families (one encoder, sketch_encode, for all of them)
@@ -248,7 +248,7 @@ typedef enum {
  */
 
 /* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope", or NULL. */
-const char *sketch_family_name(sketch_family family);
+SMM_API const char *sketch_family_name(sketch_family family);
 
 /*
  * sketch_code_words - size query: *words = the uint64_t words one code of
@@ -257,7 +257,7 @@ const char *sketch_family_name(sketch_family family);
  * (d < 0, or d too large for the family), SMM_ERR_BAD_BITS,
  * SMM_ERR_NULL_POINTER (words NULL).
  */
-smm_status sketch_code_words(sketch_family family, int64_t d, int32_t bits, int64_t *words);
+SMM_API smm_status sketch_code_words(sketch_family family, int64_t d, int32_t bits, int64_t *words);
 
 /*
  * sketch_encode - codes (and optionally norms) of the n rows of X for any
@@ -267,7 +267,7 @@ smm_status sketch_code_words(sketch_family family, int64_t d, int32_t bits, int6
  * all-zero code (every family) and norm 0. Same statuses as
  * sketch_simhash_encode, plus SMM_ERR_BAD_METHOD.
  */
-smm_status sketch_encode(sketch_family family, smm_layout layout, int64_t n, int64_t d,
+SMM_API smm_status sketch_encode(sketch_family family, smm_layout layout, int64_t n, int64_t d,
                          const float *X, int64_t ldx, int32_t bits, uint64_t seed,
                          uint64_t *codes, int64_t ldcodes, float *norms);
 
@@ -323,7 +323,7 @@ typedef struct {
  * untouched on error. sketch_code_words(SKETCH_CROSSPOLYTOPE, d, bits, &w)
  * gives the same words.
  */
-smm_status sketch_crosspolytope_layout(int64_t d, int32_t bits, sketch_cp_layout *layout);
+SMM_API smm_status sketch_crosspolytope_layout(int64_t d, int32_t bits, sketch_cp_layout *layout);
 
 /*
  * sketch_crosspolytope_matches - all-pairs counts of equal hashes between
@@ -343,13 +343,13 @@ smm_status sketch_crosspolytope_layout(int64_t d, int32_t bits, sketch_cp_layout
  * SMM_ERR_NULL_POINTER, SMM_ERR_OVERFLOW or the ISA/thread selection error.
  * Uses smm_get_num_threads() threads.
  */
-smm_status sketch_crosspolytope_matches(int64_t d, int32_t bits,
+SMM_API smm_status sketch_crosspolytope_matches(int64_t d, int32_t bits,
                                         int64_t na, const uint64_t *a, int64_t lda,
                                         int64_t nb, const uint64_t *b, int64_t ldb,
                                         uint16_t *matches, int64_t ldm);
 
 /* Name of the match kernel the current ISA path runs ("scalar", "avx2", "avx512_vpopcntdq"). */
-const char *sketch_crosspolytope_matches_impl(void);
+SMM_API const char *sketch_crosspolytope_matches_impl(void);
 
 /*
  * Calibration
@@ -409,10 +409,10 @@ const char *sketch_crosspolytope_matches_impl(void);
  * dimension d (hash_dim == D: a full hash). NaN when d is out of range,
  * hash_dim is not such a power of two or rho is outside [-1, 1].
  */
-double sketch_crosspolytope_collision_probability(int64_t d, int64_t hash_dim, double rho);
+SMM_API double sketch_crosspolytope_collision_probability(int64_t d, int64_t hash_dim, double rho);
 
 /* E[matches](rho) for dimension d and `bits` bits; NaN for invalid d, bits or rho. */
-double sketch_crosspolytope_expected_matches(int64_t d, int32_t bits, double rho);
+SMM_API double sketch_crosspolytope_expected_matches(int64_t d, int32_t bits, double rho);
 
 /*
  * sketch_crosspolytope_cosine_estimate - the cosine rho with
@@ -420,11 +420,11 @@ double sketch_crosspolytope_expected_matches(int64_t d, int32_t bits, double rho
  * to [-1, 1]: matches == 0 gives -1, matches == hashes gives 1). NaN when d
  * or bits are invalid or matches is outside 0 .. layout.hashes.
  */
-double sketch_crosspolytope_cosine_estimate(int64_t d, int32_t bits, int64_t matches);
+SMM_API double sketch_crosspolytope_cosine_estimate(int64_t d, int32_t bits, int64_t matches);
 
 /* Var[matches](rho) = L p (1 - p) + [r > 0] p' (1 - p'), p = p_D(rho), p' = p_D'(rho)
  * (the hashes are independent in the Gaussian model). NaN for invalid arguments. */
-double sketch_crosspolytope_matches_variance(int64_t d, int32_t bits, double rho);
+SMM_API double sketch_crosspolytope_matches_variance(int64_t d, int32_t bits, double rho);
 
 /*
  * Delta-method variance of the cosine estimate at the true cosine rho:
@@ -434,7 +434,7 @@ double sketch_crosspolytope_matches_variance(int64_t d, int32_t bits, double rho
  * of E; near the ends the clamping makes the true variance smaller. NaN for
  * invalid arguments.
  */
-double sketch_crosspolytope_cosine_variance(int64_t d, int32_t bits, double rho);
+SMM_API double sketch_crosspolytope_cosine_variance(int64_t d, int32_t bits, double rho);
 
 /*
  * SimHash statistics. For two vectors at angle theta in [0, pi], the Hamming
@@ -446,8 +446,8 @@ double sketch_crosspolytope_cosine_variance(int64_t d, int32_t bits, double rho)
  * Both return NaN when theta is outside [0, pi] or bits outside
  * 1..SKETCH_MAX_BITS.
  */
-double sketch_simhash_angle_variance(double theta, int32_t bits);
-double sketch_simhash_cosine_variance(double theta, int32_t bits);
+SMM_API double sketch_simhash_angle_variance(double theta, int32_t bits);
+SMM_API double sketch_simhash_cosine_variance(double theta, int32_t bits);
 
 #ifdef __cplusplus
 }

@@ -64,7 +64,7 @@ typedef enum { UNARY_ZERO = 0, UNARY_IDENTITY = 1, UNARY_RELU = 2 } unary_op;
 #define UNARY_PARALLEL_MIN (INT64_C(1) << 16)
 
 /* B := op(A) or op(A)^T; see the top of this header. */
-smm_status unary_apply(unary_op op, smm_layout layout, smm_trans trans, int64_t m, int64_t n, const float *A,
+SMM_API smm_status unary_apply(unary_op op, smm_layout layout, smm_trans trans, int64_t m, int64_t n, const float *A,
                        int64_t lda, float *B, int64_t ldb);
 
 /*
@@ -73,10 +73,10 @@ smm_status unary_apply(unary_op op, smm_layout layout, smm_trans trans, int64_t 
  * kernels of its own yet and runs "unary_scalar"), or "unavailable" when the
  * ISA selection failed. Never NULL.
  */
-const char *unary_impl(void);
+SMM_API const char *unary_impl(void);
 
 /* "zero", "identity", "relu"; NULL for an unknown value. */
-const char *unary_op_name(unary_op op);
+SMM_API const char *unary_op_name(unary_op op);
 
 #ifdef __cplusplus
 }

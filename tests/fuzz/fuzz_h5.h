@@ -14,7 +14,7 @@
 /* The statuses data/dataset.h documents for its HDF5 loaders. */
 static inline int documented(smm_status s)
 {
-    return s == SMM_OK || s == SMM_ERR_IO || s == SMM_ERR_BAD_FORMAT || s == SMM_ERR_OVERFLOW ||
+    return s == SMM_OK || s == DATASET_ERR_IO || s == DATASET_ERR_BAD_FORMAT || s == SMM_ERR_OVERFLOW ||
            s == SMM_ERR_NO_MEMORY;
 }
 

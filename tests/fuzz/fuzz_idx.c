@@ -16,7 +16,7 @@
  *     exactly the header plus the announced values, whatever max_rows
  *     keeps): success exactly when the magic is right, no image dimension
  *     is 0 and the size matches; then the values are those bytes. Any
- *     other plain file is SMM_ERR_BAD_FORMAT (SMM_ERR_OVERFLOW accepted for
+ *     other plain file is DATASET_ERR_BAD_FORMAT (SMM_ERR_OVERFLOW accepted for
  *     dimensions no memory holds), and a file announcing more than it holds
  *     must fail without allocating what the header announces (the
  *     sanitizers' allocation limit catches that: -rss_limit_mb, and
@@ -39,7 +39,7 @@ static uint32_t be32_at(const uint8_t *p)
 /* 1 when s is a status the loaders document. */
 static int documented(smm_status s)
 {
-    return s == SMM_OK || s == SMM_ERR_IO || s == SMM_ERR_BAD_FORMAT || s == SMM_ERR_OVERFLOW ||
+    return s == SMM_OK || s == DATASET_ERR_IO || s == DATASET_ERR_BAD_FORMAT || s == SMM_ERR_OVERFLOW ||
            s == SMM_ERR_NO_MEMORY;
 }
 
@@ -82,7 +82,7 @@ static void check_images(const char *path, const uint8_t *data, size_t size, int
         int exact = header_ok && h > 0 && w > 0 && announced == size - 16;
         if (exact) {
             /* count == 0: a header alone; dataset.h's "zero dimension" may cover it */
-            FUZZ_CHECK(s == SMM_OK || (count == 0 && s == SMM_ERR_BAD_FORMAT),
+            FUZZ_CHECK(s == SMM_OK || (count == 0 && s == DATASET_ERR_BAD_FORMAT),
                        "plain file of exactly its %llu x %llu x %llu bytes gave status %d: %s",
                        (unsigned long long)count, (unsigned long long)h, (unsigned long long)w, (int)s, msg);
             if (s == SMM_OK) {
@@ -93,7 +93,7 @@ static void check_images(const char *path, const uint8_t *data, size_t size, int
             }
         } else {
             /* wrong magic, truncated header, empty image size, or another length than announced */
-            FUZZ_CHECK(s == SMM_ERR_BAD_FORMAT || (s == SMM_ERR_OVERFLOW && announced * 4 > SIZE_MAX),
+            FUZZ_CHECK(s == DATASET_ERR_BAD_FORMAT || (s == SMM_ERR_OVERFLOW && announced * 4 > SIZE_MAX),
                        "plain file of %zu bytes (magic %s) announcing %llu x %llu x %llu gave status %d: %s", size,
                        magic_ok ? "ok" : "wrong", (unsigned long long)count, (unsigned long long)h,
                        (unsigned long long)w, (int)s, msg);
@@ -123,7 +123,7 @@ static void check_labels(const char *path, const uint8_t *data, size_t size, int
         uint64_t announced = header_ok ? be32_at(data + 4) : 0;
         uint64_t n = (max_rows > 0 && (uint64_t)max_rows < announced) ? (uint64_t)max_rows : announced;
         if (header_ok && announced == size - 8) {
-            FUZZ_CHECK(s == SMM_OK || (announced == 0 && s == SMM_ERR_BAD_FORMAT),
+            FUZZ_CHECK(s == SMM_OK || (announced == 0 && s == DATASET_ERR_BAD_FORMAT),
                        "plain label file of exactly its %llu labels gave status %d: %s",
                        (unsigned long long)announced, (int)s, msg);
             if (s == SMM_OK) {
@@ -131,7 +131,7 @@ static void check_labels(const char *path, const uint8_t *data, size_t size, int
                 FUZZ_CHECK(n == 0 || memcmp(labels, data + 8, n) == 0, "labels differ from the file");
             }
         } else {
-            FUZZ_CHECK(s == SMM_ERR_BAD_FORMAT,
+            FUZZ_CHECK(s == DATASET_ERR_BAD_FORMAT,
                        "plain label file of %zu bytes (magic %s, %llu announced) gave status %d: %s", size,
                        magic_ok ? "ok" : "wrong", (unsigned long long)announced, (int)s, msg);
         }

@@ -72,7 +72,7 @@ static void write_fixture(void)
         close(fd);
         s = dataset_write_ann(tmp, &a, msg, sizeof msg);
         if (s == SMM_OK && rename(tmp, FUZZ_SPEC_FIXTURE) != 0)
-            s = SMM_ERR_IO;
+            s = DATASET_ERR_IO;
         unlink(tmp);
     }
     if (s != SMM_OK || fd < 0)

@@ -28,9 +28,12 @@ const char *smm_status_str(smm_status s)
     case SMM_ERR_BAD_THREADS: return "thread count is negative or above SMM_MAX_THREADS";
     case SMM_ERR_NO_MEMORY: return "out of memory";
     case SMM_ERR_NON_FINITE: return "input holds NaN or Inf, or a norm or sketch computed from it overflows float";
-    case SMM_ERR_IO: return "file could not be opened, read or written";
-    case SMM_ERR_BAD_FORMAT: return "file contents do not match the expected format";
     case SMM_ERR_BAD_ARGUMENT: return "an argument is out of its documented range, or an output overlaps an input";
     }
     return "unknown status code";
+}
+
+int smm_version_number(void)
+{
+    return SKETCHMM_VERSION_NUMBER;
 }

@@ -1,7 +1,7 @@
 /* smm_cpu.c - CPU feature detection (cpuid/xgetbv on x86-64; AArch64 always has NEON). */
 #include <pthread.h>
 
-#include "smm_runtime.h"
+#include "common/smm_runtime.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <cpuid.h>

@@ -12,7 +12,7 @@
 #include <omp.h>
 #endif
 
-#include "smm_runtime.h"
+#include "common/smm_runtime.h"
 
 /* A selection is kept as one int: > 0 an smm_isa, < 0 a negated error status, 0 not yet resolved. */
 atomic_int smm_isa_selection = 0; /* smm_runtime.h */
