@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 
 typedef double (*approx_dot_fn)(const float *x, const float *y, int64_t k);
 

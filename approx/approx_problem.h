@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketchmm/approx.h"
 
 typedef struct {

@@ -10,7 +10,7 @@
 #define APPROX_TOPK_STREAM_H
 
 #include "approx/approx_select.h"
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 
 /* Rows per chunk and columns per block (a block of scores is at most 64 MiB). */
 #define TOPK_STREAM_ROWS 2048

@@ -36,7 +36,7 @@
 
 #include <omp.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/hamming_kernels.h"
 #include "sketchmm/sketch.h"
 

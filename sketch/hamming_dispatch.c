@@ -8,7 +8,7 @@
  *              else the AVX2 ones (AVX-512 F/BW alone has no faster popcount)
  *   neon    -> hamming_{row,panel,select}_neon (CNT)
  */
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/hamming_kernels.h"
 
 #if defined(__x86_64__)

@@ -8,7 +8,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/hd_rotation.h"
 
 fwht_flip_fn fwht_flip_kernel(smm_isa isa)

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketchmm/sketch.h"
 
 /*

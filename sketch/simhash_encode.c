@@ -52,7 +52,7 @@
 #include <stddef.h>
 
 #include "exact/sgemm.h"
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/simhash.h"
 #include "sketch/vector_norms.h"
 

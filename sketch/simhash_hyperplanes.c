@@ -13,7 +13,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/normal_quantile.h"
 #include "sketch/simhash.h"
 

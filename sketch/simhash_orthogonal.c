@@ -27,7 +27,7 @@
  */
 #include <math.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/simhash.h"
 
 /* Least work (doubles touched) worth a parallel region. */

@@ -30,7 +30,7 @@
 #include <omp.h>
 #include <string.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/hd_rotation.h"
 #include "sketch/simhash.h"
 #include "sketch/vector_norms.h"

@@ -3,7 +3,7 @@
  * sketch_family_name, sketch_code_words and sketch_encode, dispatching to
  * the encoders of each family.
  */
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 #include "sketch/crosspolytope.h"
 #include "sketch/hd_rotation.h"
 #include "sketch/simhash.h"

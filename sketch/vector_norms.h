@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "exact/smm_runtime.h"
+#include "common/smm_runtime.h"
 
 /*
  * Squared norms and largest magnitudes of SQ_NORMS_GROUP vectors at once:
