@@ -26,7 +26,8 @@ native=(
   libopenblas-dev libblis-dev   # the peers sketchmm_bench compares exact_sgemm with
   libxsmm-dev                   # the BRGEMM peer of sketchmm_bench brgemm (static, linked in)
   clang libclang-rt-14-dev libomp-14-dev   # the libFuzzer targets (tests/fuzz): clang, the libFuzzer and
-                                           # sanitizer runtimes, OpenMP for clang
+                                           # sanitizer runtimes, OpenMP for clang,
+  llvm-14                                  # and llvm-symbolizer: named stack frames in their reports
 )
 # Check and xxHash for the aarch64 test build (Debian multiarch).
 arm64=(check:arm64 libsubunit-dev:arm64 libxxhash-dev:arm64)
@@ -56,7 +57,8 @@ fail() { problems+=("$1 (package $2)"); }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || fail "command $1 not found" "$2"; }
 
 for tool in "gcc build-essential" "make make" "cmake cmake" "ctest cmake" "pkg-config pkg-config" \
-            "git git" "aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu" "qemu-aarch64 qemu-user" "clang clang"; do
+            "git git" "aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu" "qemu-aarch64 qemu-user" "clang clang" \
+            "/usr/lib/llvm-14/bin/llvm-symbolizer llvm-14"; do
   need_cmd $tool
 done
 

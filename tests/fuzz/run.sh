@@ -21,7 +21,7 @@
 # goes to DIR/fuzz/artifacts/TARGET/upstream/ and fuzzing resumes for the time left.
 # --regress runs every file of tests/fuzz/corpus/TARGET and tests/fuzz/regressions/TARGET once
 # (log and summary: TARGET.regress.log, TARGET.regress.summary).
-# Environment: UBSAN_OPTIONS defaults to print_stacktrace=1. Exit status: 0 when nothing was found, else the fuzzer's (or 2: usage).
+# Environment: UBSAN_OPTIONS defaults to print_stacktrace=1; ASAN_SYMBOLIZER_PATH to llvm-symbolizer. Exit status: 0 when nothing was found, else the fuzzer's (or 2: usage).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -87,6 +87,12 @@ mkdir -p "$logs" "$artifacts"
 log=$logs/$target.log
 summary=$logs/$target.summary
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+# Stack frames need names (upstream_crash reads them): llvm-symbolizer, from Debian's llvm-14.
+for s in "${ASAN_SYMBOLIZER_PATH:-}" "$(command -v llvm-symbolizer || true)" /usr/lib/llvm-14/bin/llvm-symbolizer; do
+  if [ -n "$s" ] && [ -x "$s" ]; then export ASAN_SYMBOLIZER_PATH=$s; break; fi
+done
+[ -n "${ASAN_SYMBOLIZER_PATH:-}" ] ||
+  echo "run.sh: no llvm-symbolizer (package llvm-14): crashes inside libhdf5 cannot be told from ours" >&2
 # The targets' temporary files (fuzz_common.h) in a directory of this run: a crash skips their atexit.
 export TMPDIR=$build_dir/fuzz/tmp/$target
 rm -rf "$TMPDIR"
