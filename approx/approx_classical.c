@@ -145,12 +145,12 @@ static smm_status classical_finish_state(classical_state *st, smm_status status,
  * Linear sketches: S from (method, seed, k, s); SB once per plan
  * ------------------------------------------------------------------------ */
 
-static const classical_sketch_ops *linear_sketch_of(approx_method method)
+static const classical_sketch_ops *linear_sketch_of(sketch_method method)
 {
     switch (method) {
-    case APPROX_GAUSSIAN_PROJECTION: return &classical_gaussian_sketch;
-    case APPROX_SRHT: return &classical_srht_sketch;
-    case APPROX_COUNTSKETCH: return &classical_countsketch_sketch;
+    case SKETCH_GAUSSIAN_PROJECTION: return &classical_gaussian_sketch;
+    case SKETCH_SRHT: return &classical_srht_sketch;
+    case SKETCH_COUNTSKETCH: return &classical_countsketch_sketch;
     default: return NULL;
     }
 }
@@ -309,9 +309,9 @@ static const approx_method_ops cr_sampling_ops = {
     classical_free_state,
 };
 
-const approx_method_ops *approx_classical_ops(approx_method method)
+const approx_method_ops *approx_classical_ops(sketch_method method)
 {
-    if (method == APPROX_CR_SAMPLING)
+    if (method == SKETCH_CR_SAMPLING)
         return &cr_sampling_ops;
     return linear_sketch_of(method) != NULL ? &linear_sketch_ops : NULL;
 }

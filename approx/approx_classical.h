@@ -1,7 +1,7 @@
 /*
  * approx_classical.h - library-internal parts of the classical randomised
- * products (APPROX_GAUSSIAN_PROJECTION, APPROX_SRHT, APPROX_COUNTSKETCH,
- * APPROX_CR_SAMPLING; sketchmm/approx.h documents their math).
+ * products (SKETCH_GAUSSIAN_PROJECTION, SKETCH_SRHT, SKETCH_COUNTSKETCH,
+ * SKETCH_CR_SAMPLING; sketchmm/approx.h documents their math).
  *
  * All four estimate op(A) op(B) as the product of two sketched factors,
  *   C ~ AS * SB,   AS = op(A) S (m x s),   SB = S^T op(B) (s x n),

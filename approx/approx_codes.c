@@ -37,21 +37,11 @@ typedef struct {
 /* The plan's side: op(B)'s codes, and what turns a distance into a cosine. */
 typedef struct {
     code_set set;
-    sketch_family family;
+    sketch_method method;
     float *cosine;       /* cosine[h] for every distance / match count h */
     sketch_cp_layout cp; /* cross-polytope only */
     uint64_t *cp_hi, *cp_lo;
 } codes_b_state;
-
-static sketch_family family_of(approx_method method)
-{
-    switch (method) {
-    case APPROX_SIMHASH_ORTHOGONAL: return SKETCH_SIMHASH_ORTHOGONAL;
-    case APPROX_SIMHASH_STRUCTURED: return SKETCH_SIMHASH_STRUCTURED;
-    case APPROX_CROSSPOLYTOPE: return SKETCH_CROSSPOLYTOPE;
-    default: return SKETCH_SIMHASH;
-    }
-}
 
 static void code_set_free(code_set *s)
 {
@@ -81,14 +71,14 @@ static smm_status pack_panels(const smm_context *ctx, code_set *set)
     return SMM_OK;
 }
 
-static smm_status encode_set(const smm_context *ctx, sketch_family family, const approx_vectors *v, int64_t dim,
+static smm_status encode_set(const smm_context *ctx, sketch_method method, const approx_vectors *v, int64_t dim,
                              const approx_options *opts, code_set *out)
 {
     int64_t words, code_words, code_bytes, norm_bytes;
     out->count = v->count;
     out->codes = out->panels = NULL;
     out->norms = NULL;
-    smm_status s = sketch_code_words(family, dim, opts->bits, &words);
+    smm_status s = sketch_code_words(method, dim, opts->bits, &words);
     if (s != SMM_OK)
         return s;
     out->words = words;
@@ -102,9 +92,9 @@ static smm_status encode_set(const smm_context *ctx, sketch_family family, const
         code_set_free(out);
         return SMM_ERR_NO_MEMORY;
     }
-    s = sketch_encode_with(ctx, family, v->layout, v->count, dim, v->data, v->ld, opts->bits, opts->seed, out->codes,
+    s = sketch_encode_with(ctx, method, v->layout, v->count, dim, v->data, v->ld, opts->bits, opts->seed, out->codes,
                            words, out->norms);
-    if (s == SMM_OK && family != SKETCH_CROSSPOLYTOPE)
+    if (s == SMM_OK && method != SKETCH_CROSSPOLYTOPE)
         s = pack_panels(ctx, out);
     if (s != SMM_OK)
         code_set_free(out);
@@ -142,11 +132,11 @@ static smm_status codes_sketch_b(const smm_context *ctx, const approx_b_side *b,
     codes_b_state *st = new_state();
     if (st == NULL)
         return SMM_ERR_NO_MEMORY;
-    st->family = family_of(b->opts.method);
+    st->method = b->opts.method;
     const int32_t bits = b->opts.bits;
     int64_t levels = (int64_t)bits + 1; /* Hamming distances 0..bits */
     smm_status s = SMM_OK;
-    if (st->family == SKETCH_CROSSPOLYTOPE) {
+    if (st->method == SKETCH_CROSSPOLYTOPE) {
         s = sketch_crosspolytope_layout(b->k, bits, &st->cp);
         levels = (int64_t)st->cp.hashes + 1; /* match counts 0..hashes */
         if (s == SMM_OK) {
@@ -164,11 +154,11 @@ static smm_status codes_sketch_b(const smm_context *ctx, const approx_b_side *b,
             s = SMM_ERR_NO_MEMORY;
     }
     for (int64_t h = 0; s == SMM_OK && h < levels; h++)
-        st->cosine[h] = (float)(st->family == SKETCH_CROSSPOLYTOPE
+        st->cosine[h] = (float)(st->method == SKETCH_CROSSPOLYTOPE
                                     ? sketch_crosspolytope_cosine_estimate(b->k, bits, h)
                                     : sketch_cosine_estimate(h, bits));
     if (s == SMM_OK)
-        s = encode_set(ctx, st->family, &b->cols, b->k, &b->opts, &st->set);
+        s = encode_set(ctx, st->method, &b->cols, b->k, &b->opts, &st->set);
     if (s != SMM_OK) {
         codes_free_state(st);
         return s;
@@ -185,8 +175,8 @@ static smm_status codes_sketch_a(const smm_context *ctx, const approx_b_side *b,
     codes_b_state *st = new_state();
     if (st == NULL)
         return SMM_ERR_NO_MEMORY;
-    st->family = bs->family;
-    smm_status s = encode_set(ctx, bs->family, rows_a, b->k, &b->opts, &st->set);
+    st->method = bs->method;
+    smm_status s = encode_set(ctx, bs->method, rows_a, b->k, &b->opts, &st->set);
     if (s != SMM_OK) {
         codes_free_state(st);
         return s;
@@ -205,7 +195,7 @@ typedef struct {
 static code_distances distances_of(const smm_context *ctx, const codes_b_state *b)
 {
     code_distances d = { b, NULL, NULL };
-    if (b->family == SKETCH_CROSSPOLYTOPE)
+    if (b->method == SKETCH_CROSSPOLYTOPE)
         d.matches = cp_match_row_kernel(ctx->isa);
     else
         d.hamming = hamming_panel_kernel(ctx->isa);
@@ -327,13 +317,13 @@ static const approx_method_ops codes_ops = {
     codes_sketch_b, codes_sketch_a, codes_estimate, codes_block_work_bytes, codes_estimate_block, codes_free_state,
 };
 
-const approx_method_ops *approx_codes_ops(approx_method method)
+const approx_method_ops *approx_codes_ops(sketch_method method)
 {
     switch (method) {
-    case APPROX_SIMHASH:
-    case APPROX_SIMHASH_ORTHOGONAL:
-    case APPROX_SIMHASH_STRUCTURED:
-    case APPROX_CROSSPOLYTOPE:
+    case SKETCH_SIMHASH:
+    case SKETCH_SIMHASH_ORTHOGONAL:
+    case SKETCH_SIMHASH_STRUCTURED:
+    case SKETCH_CROSSPOLYTOPE:
         return &codes_ops;
     default:
         return NULL;

@@ -1,5 +1,5 @@
 /*
- * approx_countsketch.c - APPROX_COUNTSKETCH's sketch: coordinate t of a
+ * approx_countsketch.c - SKETCH_COUNTSKETCH's sketch: coordinate t of a
  * vector goes to bucket h(t) in 0 .. s-1 with sign sigma(t) = +-1,
  *
  *     (S^T x)_c = sum over t with h(t) = c of sigma(t) x_t,

@@ -1,5 +1,5 @@
 /*
- * approx_cr_sampling.c - APPROX_CR_SAMPLING, column-row sampling (Drineas,
+ * approx_cr_sampling.c - SKETCH_CR_SAMPLING, column-row sampling (Drineas,
  * Kannan, Mahoney 2006): op(A) op(B) = sum over t of a_:t b_t: (column t of
  * op(A) times row t of op(B)) is estimated from s terms drawn with
  * replacement,

@@ -1,5 +1,5 @@
 /*
- * approx_gaussian.c - APPROX_GAUSSIAN_PROJECTION's sketch: S = G / sqrt(s)
+ * approx_gaussian.c - SKETCH_GAUSSIAN_PROJECTION's sketch: S = G / sqrt(s)
  * with G a k x s matrix of i.i.d. standard normal numbers.
  *
  * Entry G[t][c] is simhash_hyperplane_entry(g, c, t) with

@@ -45,27 +45,7 @@ void approx_options_init(approx_options *opts)
     }
 }
 
-const char *approx_method_name(approx_method method)
-{
-    switch (method) {
-    case APPROX_SIMHASH: return "simhash";
-    case APPROX_SIMHASH_ORTHOGONAL: return "simhash_orthogonal";
-    case APPROX_SIMHASH_STRUCTURED: return "simhash_structured";
-    case APPROX_CROSSPOLYTOPE: return "crosspolytope";
-    case APPROX_GAUSSIAN_PROJECTION: return "gaussian_projection";
-    case APPROX_SRHT: return "srht";
-    case APPROX_COUNTSKETCH: return "countsketch";
-    case APPROX_CR_SAMPLING: return "cr_sampling";
-    default: return NULL;
-    }
-}
-
-int approx_method_uses_bits(approx_method method)
-{
-    return approx_codes_ops(method) != NULL;
-}
-
-const approx_method_ops *approx_ops(approx_method method)
+const approx_method_ops *approx_ops(sketch_method method)
 {
     const approx_method_ops *ops = approx_codes_ops(method);
     return ops != NULL ? ops : approx_classical_ops(method);
@@ -75,8 +55,8 @@ smm_status approx_check_options(const approx_options *opts)
 {
     if (approx_ops(opts->method) == NULL)
         return SMM_ERR_BAD_METHOD;
-    if (approx_method_uses_bits(opts->method)) {
-        if (sketch_words(opts->bits) == 0)
+    if (sketch_method_uses_bits(opts->method)) {
+        if (opts->bits < 1 || opts->bits > SKETCH_MAX_BITS)
             return SMM_ERR_BAD_BITS;
     } else if (opts->sketch_dim < 1 || opts->sketch_dim > APPROX_MAX_SKETCH_DIM) {
         return SMM_ERR_BAD_ARGUMENT;
@@ -242,7 +222,7 @@ smm_status approx_plan_build(const smm_context *ctx, const approx_vectors *cols,
     p->copy = NULL;
     p->b_state = NULL;
     smm_status s = SMM_OK;
-    if (!approx_method_uses_bits(opts->method)) /* the sketch families' encoders check as they go */
+    if (!sketch_method_uses_bits(opts->method)) /* the sketch families' encoders check as they go */
         s = approx_check_finite(ctx, cols, k);
     if (s == SMM_OK && copy) {
         int64_t elems, bytes;
@@ -314,7 +294,7 @@ smm_status approx_plan_run(const smm_context *ctx, const approx_plan *plan, cons
 {
     const approx_method_ops *ops = plan->ops;
     smm_status s = SMM_OK;
-    if (!approx_method_uses_bits(plan->b.opts.method))
+    if (!sketch_method_uses_bits(plan->b.opts.method))
         s = approx_check_finite(ctx, &p->rows_a, p->k);
     void *a_state = NULL;
     double t0 = approx_clock();

@@ -90,10 +90,10 @@ typedef struct {
 } approx_method_ops;
 
 /* The methods (approx_codes.c: the four sketch families; approx_classical.c: the rest). */
-const approx_method_ops *approx_codes_ops(approx_method method);
-const approx_method_ops *approx_classical_ops(approx_method method);
+const approx_method_ops *approx_codes_ops(sketch_method method);
+const approx_method_ops *approx_classical_ops(sketch_method method);
 
 /* The ops of any method, or NULL for an unknown one. */
-const approx_method_ops *approx_ops(approx_method method);
+const approx_method_ops *approx_ops(sketch_method method);
 
 #endif /* APPROX_PROBLEM_H */

@@ -1,5 +1,5 @@
 /*
- * approx_srht.c - APPROX_SRHT's sketch, the subsampled randomized Hadamard
+ * approx_srht.c - SKETCH_SRHT's sketch, the subsampled randomized Hadamard
  * transform: S = D H P / sqrt(s), i.e.
  *
  *     (S^T x)_c = (H D x)_{p_c} / sqrt(s),   c = 0 .. s-1,

@@ -135,7 +135,7 @@ smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan,
     const approx_b_side *b = &plan->b;
     const int64_t m = rows_a->count;
     const int64_t r = candidates_of(&b->opts, topk, b->cols.count);
-    const int codes = approx_method_uses_bits(b->opts.method);
+    const int codes = sketch_method_uses_bits(b->opts.method);
     smm_status s = codes ? SMM_OK : approx_check_finite(ctx, rows_a, b->k);
     void *a_state = NULL;
     double t0 = approx_clock();

@@ -15,7 +15,7 @@ static uint64_t xgetbv0(void)
 
 static smm_cpu_features detect(void)
 {
-    smm_cpu_features f = { 0, 0, 0, 0 };
+    smm_cpu_features f = { 0, 0, 0, 0, 0 };
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return f;
@@ -30,22 +30,28 @@ static smm_cpu_features detect(void)
     const int avx2 = (b >> 5) & 1;
     const int avx512f = (b >> 16) & 1, avx512dq = (b >> 17) & 1;
     const int avx512bw = (b >> 30) & 1, avx512vl = (b >> 31) & 1;
-    const int vpopcntdq = (c >> 14) & 1;
+    const int vpopcntdq = (c >> 14) & 1, vbmi = (c >> 1) & 1, vnni = (c >> 11) & 1;
     f.avx2_fma = ymm_state && avx2 && fma && popcnt;
     f.avx512 = f.avx2_fma && zmm_state && avx512f && avx512dq && avx512bw && avx512vl;
     f.avx512_vpopcntdq = f.avx512 && vpopcntdq;
+    int bf16 = 0;
+    if (a >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d))
+        bf16 = (a >> 5) & 1;
+    if (f.avx512)
+        f.flags = (vpopcntdq ? SMM_CPU_VPOPCNTDQ : 0u) | (vbmi ? SMM_CPU_VBMI : 0u) | (vnni ? SMM_CPU_VNNI : 0u) |
+                  (bf16 ? SMM_CPU_BF16 : 0u);
     return f;
 }
 #elif defined(__aarch64__)
 static smm_cpu_features detect(void)
 {
-    smm_cpu_features f = { 0, 0, 0, 1 };
+    smm_cpu_features f = { 0, 0, 0, 1, 0 };
     return f;
 }
 #else
 static smm_cpu_features detect(void)
 {
-    smm_cpu_features f = { 0, 0, 0, 0 };
+    smm_cpu_features f = { 0, 0, 0, 0, 0 };
     return f;
 }
 #endif

@@ -12,12 +12,25 @@
 
 #include "sketchmm/common.h"
 
+/*
+ * Features beyond an ISA path's baseline that a kernel may need (the
+ * `needs` of a kernel table row, smm_dispatch.h); each implies its path's
+ * baseline here (AVX-512 F/BW/DQ/VL with OS-saved zmm state).
+ */
+enum {
+    SMM_CPU_VPOPCNTDQ = 1u << 0, /* AVX512_VPOPCNTDQ: vpopcntq */
+    SMM_CPU_VBMI = 1u << 1,      /* AVX512_VBMI: vpermb, vpermi2b */
+    SMM_CPU_VNNI = 1u << 2,      /* AVX512_VNNI: vpdpbusd */
+    SMM_CPU_BF16 = 1u << 3       /* AVX512_BF16: vdpbf16ps */
+};
+
 /* What this CPU (and the operating system) can run. */
 typedef struct {
     int avx2_fma;         /* AVX2, FMA, POPCNT and OS-saved ymm state */
     int avx512;           /* AVX-512 F/BW/DQ/VL and OS-saved zmm state */
     int avx512_vpopcntdq; /* AVX512_VPOPCNTDQ (implies avx512 here) */
     int neon;             /* AArch64 Advanced SIMD */
+    unsigned flags;       /* SMM_CPU_* bits */
 } smm_cpu_features;
 
 /* Detected once, then cached; never NULL. */

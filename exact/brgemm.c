@@ -150,7 +150,10 @@ static int64_t max_batch(int64_t stride, int64_t extent)
 
 smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
 {
-    if (desc == NULL || plan == NULL)
+    if (plan == NULL)
+        return SMM_ERR_NULL_POINTER;
+    *plan = NULL;
+    if (desc == NULL)
         return SMM_ERR_NULL_POINTER;
     const brgemm_desc d = *desc;
     smm_status s;

@@ -90,24 +90,24 @@ typedef struct {
     mat4_regular_f64_fn regular_f64;
 } mat4_kernels;
 
-static const mat4_kernels kernels_scalar = { "mat4_scalar", mat4_mul_f32_scalar, mat4_mul_f64_scalar,
+static const mat4_kernels kernels_scalar = { "scalar", mat4_mul_f32_scalar, mat4_mul_f64_scalar,
                                              mat4_inv_f32_scalar, mat4_inv_f64_scalar,
                                              mat4_inv1_f32_scalar, mat4_inv1_f64_scalar,
                                              mat4_regular_f32_portable, mat4_regular_f64_portable };
 #if defined(__x86_64__)
-static const mat4_kernels kernels_avx2 = { "mat4_avx2", mat4_mul_f32_avx2, mat4_mul_f64_avx2,
+static const mat4_kernels kernels_avx2 = { "avx2", mat4_mul_f32_avx2, mat4_mul_f64_avx2,
                                            mat4_inv_f32_avx2, mat4_inv_f64_avx2,
                                            mat4_inv1_f32_avx2, mat4_inv1_f64_avx2,
                                            mat4_regular_f32_portable, mat4_regular_f64_portable };
 /* single matrices: the AVX2 inverse (see mat4_avx512.c) */
-static const mat4_kernels kernels_avx512 = { "mat4_avx512", mat4_mul_f32_avx512, mat4_mul_f64_avx512,
+static const mat4_kernels kernels_avx512 = { "avx512", mat4_mul_f32_avx512, mat4_mul_f64_avx512,
                                              mat4_inv_f32_avx512, mat4_inv_f64_avx512,
                                              mat4_inv1_f32_avx2, mat4_inv1_f64_avx2,
                                              mat4_regular_f32_avx512, mat4_regular_f64_avx512 };
 #endif
 #if defined(__aarch64__)
 /* NEON has no inverse of its own: the portable one */
-static const mat4_kernels kernels_neon = { "mat4_neon", mat4_mul_f32_neon, mat4_mul_f64_neon,
+static const mat4_kernels kernels_neon = { "neon", mat4_mul_f32_neon, mat4_mul_f64_neon,
                                            mat4_inv_f32_scalar, mat4_inv_f64_scalar,
                                            mat4_inv1_f32_scalar, mat4_inv1_f64_scalar,
                                            mat4_regular_f32_portable, mat4_regular_f64_portable };
@@ -137,7 +137,7 @@ static inline const mat4_kernels *current_kernels(smm_status *status)
     return sel > 0 ? kernels_for((smm_isa)sel) : NULL;
 }
 
-const char *mat4_impl(void)
+const char *mat4_kernel_name(void)
 {
     smm_status s;
     const mat4_kernels *k = current_kernels(&s);

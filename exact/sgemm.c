@@ -142,16 +142,16 @@ smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
                             beta, C, ldc);
 }
 
-const char *exact_sgemm_impl_for(smm_isa isa)
+const char *exact_sgemm_kernel_name_for(smm_isa isa)
 {
     const sgemm_target *target = sgemm_target_for(isa);
     return target != NULL ? target->name : "unavailable";
 }
 
-const char *exact_sgemm_impl(void)
+const char *exact_sgemm_kernel_name(void)
 {
     smm_isa isa;
     if (smm_get_isa(&isa) != SMM_OK)
         return "unavailable";
-    return exact_sgemm_impl_for(isa);
+    return exact_sgemm_kernel_name_for(isa);
 }

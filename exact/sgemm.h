@@ -58,6 +58,6 @@ smm_status sgemm_check_overlap(smm_layout layout, smm_trans transa, smm_trans tr
  * "unavailable" when this build has none (SMM_ISA_AUTO, unknown values,
  * another architecture's ISA). Does not check the CPU.
  */
-const char *exact_sgemm_impl_for(smm_isa isa);
+const char *exact_sgemm_kernel_name_for(smm_isa isa);
 
 #endif /* SGEMM_H */

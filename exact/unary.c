@@ -98,19 +98,19 @@ typedef struct {
 
 static unary_kernels kernels_for(smm_isa isa)
 {
-    unary_kernels k = { "unary_scalar", unary_copy_scalar, unary_transpose_scalar };
+    unary_kernels k = { "scalar", unary_copy_scalar, unary_transpose_scalar };
 #if defined(__x86_64__)
     if (isa == SMM_ISA_AVX512)
-        k = (unary_kernels){ "unary_avx512", unary_copy_avx512, unary_transpose_avx512 };
+        k = (unary_kernels){ "avx512", unary_copy_avx512, unary_transpose_avx512 };
     else if (isa == SMM_ISA_AVX2)
-        k = (unary_kernels){ "unary_avx2", unary_copy_avx2, unary_transpose_avx2 };
+        k = (unary_kernels){ "avx2", unary_copy_avx2, unary_transpose_avx2 };
 #else
     (void)isa;
 #endif
     return k;
 }
 
-const char *unary_impl(void)
+const char *unary_kernel_name(void)
 {
     smm_context ctx;
     if (smm_context_current(&ctx) != SMM_OK)

@@ -35,7 +35,7 @@
  *                           (sweep_point_key in sweep.h): the key of resume and merge
  *   config_index   int64    the configuration's position in the sweep's grid
  *   mode           fixed string, RESULTS_MODE_LEN bytes, NUL-padded ("dense", "topk")
- *   method         fixed string, RESULTS_METHOD_LEN bytes (approx_method_name(): "simhash", ...)
+ *   method         fixed string, RESULTS_METHOD_LEN bytes (sketch_method_name(): "simhash", ...)
  *   dataset        fixed string, RESULTS_DATASET_LEN bytes ("fashion-mnist", ...)
  *   m, n, k        int64    shape of the product: (m x k) * (k x n); in topk
  *                           rows m queries, n database vectors

@@ -52,7 +52,7 @@ extern const char *const sweep_data_names[SWEEP_NUM_DATA];
 /* Modes, as bits of sweep_config.modes. */
 enum { SWEEP_MODE_DENSE = 1, SWEEP_MODE_TOPK = 2 };
 
-/* The eight methods of sketchmm/approx.h, APPROX_SIMHASH .. APPROX_CR_SAMPLING. */
+/* The eight methods of sketchmm/approx.h: sketch_method (sketchmm/sketch.h), SKETCH_SIMHASH .. SKETCH_CR_SAMPLING. */
 #define SWEEP_NUM_METHODS 8
 
 /* A list of sizes (bits, sketch dimensions, candidate counts or thread counts); no value twice. */
@@ -81,7 +81,7 @@ typedef struct {
     unsigned modes;                             /* SWEEP_MODE_* bits */
     sweep_data_kind datasets[SWEEP_NUM_DATA];
     int ndatasets;
-    approx_method methods[SWEEP_NUM_METHODS];
+    sketch_method methods[SWEEP_NUM_METHODS];
     int nmethods;
     uint64_t seeds[SWEEP_MAX_LIST];
     int nseeds;
@@ -96,7 +96,7 @@ typedef struct {
     sweep_list topk_bits, topk_sketch_dims;     /* top-k */
     /*
      * The sizes each method runs with, per mode, index method -
-     * APPROX_SIMHASH: the lists above, or those of --sizes / --topk-sizes.
+     * SKETCH_SIMHASH: the lists above, or those of --sizes / --topk-sizes.
      * Read them with sweep_sizes().
      */
     sweep_list dense_sizes[SWEEP_NUM_METHODS], topk_sizes[SWEEP_NUM_METHODS];
@@ -148,7 +148,7 @@ typedef struct {
     int32_t topk, candidates;       /* 0 in dense mode */
     uint64_t seed;
     int32_t threads;                /* as in the spec: 0 means the library default */
-    approx_method method;
+    sketch_method method;
     int32_t size;                   /* bits or sketch dimension, by the method */
     uint64_t hash;                  /* XXH3_64bits of sweep_point_key() */
 } sweep_point;
@@ -196,7 +196,7 @@ void sweep_shard_range(int64_t total, int index, int count, int64_t *begin, int6
  * fields do not straddle words) times 8, plus 4 for the norm; or 4 s for the
  * classical methods. -1 when the library rejects the size.
  */
-int64_t sweep_bytes_per_vector(approx_method method, int32_t size, int64_t k);
+int64_t sweep_bytes_per_vector(sketch_method method, int32_t size, int64_t k);
 
 /* ------------------------------------------------------------------------ */
 /* sweep_spec.c: the spec file (JSON) and the canonical spec                */
@@ -363,7 +363,7 @@ int sweep_config_from_spec(const char *spec, sweep_config *cfg, char *msg, size_
 void sweep_list_format(const sweep_list *list, char *buf, size_t size);
 
 /* The sizes (bits or sketch dimensions) of a method in one mode (SWEEP_MODE_DENSE or SWEEP_MODE_TOPK). */
-const sweep_list *sweep_sizes(const sweep_config *cfg, unsigned mode, approx_method method);
+const sweep_list *sweep_sizes(const sweep_config *cfg, unsigned mode, sketch_method method);
 
 /* Every method's sizes in one mode, as "simhash=32,64;srht=8,16" into buf. */
 void sweep_sizes_format(const sweep_config *cfg, unsigned mode, char *buf, size_t size);
@@ -499,7 +499,7 @@ int sweep_row_finish(sweep_run *run, results_row *row, smm_status status, const 
                      const double *exact_times, const double *phase_times, int reps);
 
 /* "bits" or "sketch_dim", and the row's size under that name. */
-const char *sweep_size_name(approx_method method);
+const char *sweep_size_name(sketch_method method);
 int32_t sweep_row_size(const results_row *row);
 
 /* Approximate options of the sweep for point p: its method, size and seed, the context's threads. */

@@ -42,12 +42,12 @@ static const char *row_point(const results_row *row, sweep_point *p)
     if (d == SWEEP_NUM_DATA)
         return "its dataset is not one the sweep knows";
     p->data = (sweep_data_kind)d;
-    for (int m = APPROX_SIMHASH; m <= APPROX_CR_SAMPLING && p->method == 0; m++)
-        if (strcmp(method, approx_method_name((approx_method)m)) == 0)
-            p->method = (approx_method)m;
+    for (int m = SKETCH_SIMHASH; m <= SKETCH_CR_SAMPLING && p->method == 0; m++)
+        if (strcmp(method, sketch_method_name((sketch_method)m)) == 0)
+            p->method = (sketch_method)m;
     if (p->method == 0)
         return "its method is not one the sweep knows";
-    int bits = approx_method_uses_bits(p->method);
+    int bits = sketch_method_uses_bits(p->method);
     p->size = bits ? row->bits : row->sketch_dim;
     if (p->size <= 0 || (bits ? row->sketch_dim : row->bits) != 0)
         return "its size fields do not fit its method";

@@ -97,7 +97,7 @@ static void print_help(FILE *f, const char *prog)
         "\n"
         "Modes and methods\n"
         "  --mode MODE       dense | topk | both (default both: dense, then top-k)\n"
-        "  --methods LIST    comma-separated approx_method_name()s (default all):\n"
+        "  --methods LIST    comma-separated sketch_method_name()s (default all):\n"
         "                    simhash, simhash_orthogonal, simhash_structured,\n"
         "                    crosspolytope (sized in bits), gaussian_projection,\n"
         "                    srht, countsketch, cr_sampling (sized by the sketch\n"
@@ -490,21 +490,21 @@ static int set_shape_dim(const char *text, sweep_shape *shapes, int count, int c
     return 1;
 }
 
-/* The method called name (approx_method_name), or 0. */
-static approx_method method_by_name(const char *name, size_t len)
+/* The method called name (sketch_method_name), or 0. */
+static sketch_method method_by_name(const char *name, size_t len)
 {
-    for (int m = APPROX_SIMHASH; m <= APPROX_CR_SAMPLING; m++) {
-        const char *mname = approx_method_name((approx_method)m);
+    for (int m = SKETCH_SIMHASH; m <= SKETCH_CR_SAMPLING; m++) {
+        const char *mname = sketch_method_name((sketch_method)m);
         if (mname != NULL && strlen(mname) == len && strncmp(name, mname, len) == 0)
-            return (approx_method)m;
+            return (sketch_method)m;
     }
-    return (approx_method)0;
+    return (sketch_method)0;
 }
 
 static int method_item(const char *text, void *ctx)
 {
     sweep_config *cfg = ctx;
-    approx_method m = method_by_name(text, strlen(text));
+    sketch_method m = method_by_name(text, strlen(text));
     if (m == 0)
         return 0;
     for (int i = 0; i < cfg->nmethods; i++)
@@ -522,18 +522,18 @@ static int parse_methods(const char *text, sweep_config *cfg)
 
 /*
  * METHOD=LIST: the sizes of one method (bits or sketch dimensions by the
- * method), into lists[method - APPROX_SIMHASH], marked in *override.
+ * method), into lists[method - SKETCH_SIMHASH], marked in *override.
  */
 static int parse_method_sizes(const char *text, sweep_list *lists, unsigned *override)
 {
     const char *eq = strchr(text, '=');
     if (eq == NULL)
         return 0;
-    approx_method m = method_by_name(text, (size_t)(eq - text));
+    sketch_method m = method_by_name(text, (size_t)(eq - text));
     if (m == 0)
         return 0;
-    int i = (int)(m - APPROX_SIMHASH);
-    int64_t hi = approx_method_uses_bits(m) ? SKETCH_MAX_BITS : APPROX_MAX_SKETCH_DIM;
+    int i = (int)(m - SKETCH_SIMHASH);
+    int64_t hi = sketch_method_uses_bits(m) ? SKETCH_MAX_BITS : APPROX_MAX_SKETCH_DIM;
     if (!parse_list(eq + 1, hi, &lists[i]))
         return 0;
     *override |= 1u << i;
@@ -564,7 +564,7 @@ static void set_defaults(sweep_config *cfg)
     cfg->ndatasets = 1;
     cfg->nmethods = SWEEP_NUM_METHODS;
     for (int i = 0; i < SWEEP_NUM_METHODS; i++)
-        cfg->methods[i] = (approx_method)(APPROX_SIMHASH + i);
+        cfg->methods[i] = (sketch_method)(SKETCH_SIMHASH + i);
     cfg->seeds[0] = 42;
     cfg->nseeds = 1;
     cfg->threads.v[0] = 0;
@@ -597,7 +597,7 @@ typedef struct {
     unsigned seen;           /* SEEN_* */
     unsigned cli_seen;       /* SEEN_DENSE_ONLY / SEEN_TOPK_ONLY given on the command line */
     int from_spec;           /* the option being parsed comes from the spec file */
-    unsigned dense_override; /* bit i: --sizes gave method APPROX_SIMHASH + i its sizes */
+    unsigned dense_override; /* bit i: --sizes gave method SKETCH_SIMHASH + i its sizes */
     unsigned topk_override;  /* bit i: --topk-sizes did */
     sweep_config *cfg;
 } parse_state;
@@ -780,24 +780,24 @@ static void resolve_sizes(sweep_config *cfg, const parse_state *st)
 {
     const unsigned size_flags = SEEN_BITS | SEEN_TOPK_BITS | SEEN_SIZES;
     for (int i = 0; i < SWEEP_NUM_METHODS; i++) {
-        approx_method m = (approx_method)(APPROX_SIMHASH + i);
-        int bits = approx_method_uses_bits(m);
+        sketch_method m = (sketch_method)(SKETCH_SIMHASH + i);
+        int bits = sketch_method_uses_bits(m);
         if (!(st->dense_override & (1u << i)))
             cfg->dense_sizes[i] = bits ? cfg->bits : cfg->sketch_dims;
         if (st->topk_override & (1u << i))
             continue;
         if (st->dense_override & (1u << i))
             cfg->topk_sizes[i] = cfg->dense_sizes[i];
-        else if (m == APPROX_CROSSPOLYTOPE && !(st->seen & size_flags))
+        else if (m == SKETCH_CROSSPOLYTOPE && !(st->seen & size_flags))
             SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_crosspolytope);
         else
             cfg->topk_sizes[i] = bits ? cfg->topk_bits : cfg->topk_sketch_dims;
     }
 }
 
-const sweep_list *sweep_sizes(const sweep_config *cfg, unsigned mode, approx_method method)
+const sweep_list *sweep_sizes(const sweep_config *cfg, unsigned mode, sketch_method method)
 {
-    int i = (int)(method - APPROX_SIMHASH);
+    int i = (int)(method - SKETCH_SIMHASH);
     return mode == SWEEP_MODE_DENSE ? &cfg->dense_sizes[i] : &cfg->topk_sizes[i];
 }
 
@@ -809,7 +809,7 @@ void sweep_sizes_format(const sweep_config *cfg, unsigned mode, char *buf, size_
         char list[512];
         sweep_list_format(sweep_sizes(cfg, mode, cfg->methods[i]), list, sizeof list);
         used += (size_t)snprintf(buf + used, size - used, "%s%s=%s", i ? ";" : "",
-                                 approx_method_name(cfg->methods[i]), list);
+                                 sketch_method_name(cfg->methods[i]), list);
     }
 }
 

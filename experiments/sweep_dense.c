@@ -61,7 +61,7 @@ static void print_table(FILE *f, const sweep_run *run, const sweep_context *ctx,
             sweep_data_names[cfg->data], (long long)cfg->m, (long long)cfg->n, (long long)cfg->k,
             ctx->threads, run->isa, (unsigned long long)cfg->seed, cfg->reps);
     fprintf(f, "exact_sgemm (%s): %.6f s alone   alignment ||AB||_F/(||A||_F ||B||_F) = %.4f\n\n",
-            exact_sgemm_impl(), exact_s, alignment);
+            exact_sgemm_kernel_name(), exact_s, alignment);
     fprintf(f, "%-20s %10s %6s %10s %10s %10s %9s %11s %11s %11s\n", "method", "size", "", "exact_s",
             "approx_s", "encode_b_s", "speedup", "nmse", "rel_fro", "max_abs");
     for (int i = 0; i < nrows; i++) {
@@ -119,7 +119,7 @@ int sweep_dense(sweep_run *run, const sweep_context *ctx)
     /* The exact product alone: reference values and baseline time. */
     sweep_progress_note(run->progress, "dense: exact_sgemm m=%lld n=%lld k=%lld threads=%d (%s) ...",
                         (long long)cfg->m, (long long)cfg->n, (long long)cfg->k, ctx->threads,
-                        exact_sgemm_impl());
+                        exact_sgemm_kernel_name());
     double exact_s;
     s = sweep_time_reference(cfg->warmup, cfg->reps, run_exact, &c, &exact_s);
     if (s != SMM_OK) {

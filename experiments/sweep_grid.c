@@ -107,13 +107,13 @@ void sweep_point_key(const sweep_config *cfg, const sweep_point *p, char *buf, s
                  cfg->alignment);
     else if (p->data == SWEEP_DATA_LOWRANK)
         snprintf(data, sizeof data, ";rank=%lld;noise=%.17g", (long long)cfg->rank, cfg->noise);
-    int bits = approx_method_uses_bits(p->method);
+    int bits = sketch_method_uses_bits(p->method);
     snprintf(buf, size,
              "mode=%s;dataset=%s%s;m=%lld;n=%lld;k=%lld;topk=%d;candidates=%d;seed=%llu;threads=%d;"
              "method=%s;bits=%d;sketch_dim=%d;warmup=%d;reps=%d",
              p->mode == SWEEP_MODE_DENSE ? "dense" : "topk", sweep_data_names[p->data], data,
              (long long)p->m, (long long)p->n, (long long)p->k, (int)p->topk, (int)p->candidates,
-             (unsigned long long)p->seed, (int)p->threads, approx_method_name(p->method),
+             (unsigned long long)p->seed, (int)p->threads, sketch_method_name(p->method),
              bits ? (int)p->size : 0, bits ? 0 : (int)p->size, cfg->warmup,
              p->mode == SWEEP_MODE_DENSE ? cfg->reps : cfg->topk_reps);
 }
@@ -123,7 +123,7 @@ void sweep_point_describe(const sweep_point *p, char *buf, size_t size)
     int n = snprintf(buf, size, "%s %s %lldx%lldx%lld seed=%llu threads=%d %s %s=%d",
                      p->mode == SWEEP_MODE_DENSE ? "dense" : "topk", sweep_data_names[p->data],
                      (long long)p->m, (long long)p->n, (long long)p->k, (unsigned long long)p->seed,
-                     (int)p->threads, approx_method_name(p->method), sweep_size_name(p->method),
+                     (int)p->threads, sketch_method_name(p->method), sweep_size_name(p->method),
                      (int)p->size);
     if (p->mode == SWEEP_MODE_TOPK && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n, " topk=%d candidates=%d", (int)p->topk, (int)p->candidates);
@@ -141,16 +141,12 @@ void sweep_shard_range(int64_t total, int index, int count, int64_t *begin, int6
     *end = total * (index + 1) / count;
 }
 
-int64_t sweep_bytes_per_vector(approx_method method, int32_t size, int64_t k)
+int64_t sweep_bytes_per_vector(sketch_method method, int32_t size, int64_t k)
 {
-    if (!approx_method_uses_bits(method))
+    if (!sketch_method_uses_bits(method))
         return 4 * (int64_t)size;
-    const sketch_family family = method == APPROX_SIMHASH_ORTHOGONAL   ? SKETCH_SIMHASH_ORTHOGONAL
-                                 : method == APPROX_SIMHASH_STRUCTURED ? SKETCH_SIMHASH_STRUCTURED
-                                 : method == APPROX_CROSSPOLYTOPE      ? SKETCH_CROSSPOLYTOPE
-                                                                       : SKETCH_SIMHASH;
     int64_t words;
-    if (sketch_code_words(family, k, size, &words) != SMM_OK)
+    if (sketch_code_words(method, k, size, &words) != SMM_OK)
         return -1;
     return words * 8 + 4;
 }

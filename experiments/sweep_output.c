@@ -185,7 +185,7 @@ static void join_methods(const sweep_config *cfg, char *buf, size_t size)
     buf[0] = '\0';
     for (int i = 0; i < cfg->nmethods && used < size; i++)
         used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? "," : "",
-                                 approx_method_name(cfg->methods[i]));
+                                 sketch_method_name(cfg->methods[i]));
 }
 
 static void join_datasets(const sweep_config *cfg, char *buf, size_t size)
@@ -289,8 +289,8 @@ static smm_status write_attributes(results_file *rf, const sweep_run *run)
     s = first_error(s, results_set_attr_string(rf, "library_version", smm_version()));
     s = first_error(s, results_set_attr_string(rf, "git_commit", commit));
     s = first_error(s, results_set_attr_string(rf, "isa", run->isa));
-    s = first_error(s, results_set_attr_string(rf, "exact_kernel", exact_sgemm_impl()));
-    s = first_error(s, results_set_attr_string(rf, "hamming_kernel", sketch_hamming_impl()));
+    s = first_error(s, results_set_attr_string(rf, "exact_kernel", exact_sgemm_kernel_name()));
+    s = first_error(s, results_set_attr_string(rf, "hamming_kernel", sketch_hamming_kernel_name()));
     join_resolved_threads(cfg, buf, sizeof buf);
     s = first_error(s, results_set_attr_string(rf, "threads", buf));
     s = first_error(s, results_set_attr_string(rf, "cpu_model", cpu));

@@ -52,9 +52,9 @@ smm_status sweep_time_reference(int warmup, int reps, sweep_exact_fn exact, void
     return s;
 }
 
-const char *sweep_size_name(approx_method method)
+const char *sweep_size_name(sketch_method method)
 {
-    return approx_method_uses_bits(method) ? "bits" : "sketch_dim";
+    return sketch_method_uses_bits(method) ? "bits" : "sketch_dim";
 }
 
 int32_t sweep_row_size(const results_row *row)
@@ -69,13 +69,13 @@ void sweep_row_init(results_row *row, const sweep_run *run, const sweep_context 
     r.config_hash = p->hash;
     r.config_index = p->index;
     results_set_string(r.mode, sizeof r.mode, p->mode == SWEEP_MODE_DENSE ? "dense" : "topk");
-    results_set_string(r.method, sizeof r.method, approx_method_name(p->method));
+    results_set_string(r.method, sizeof r.method, sketch_method_name(p->method));
     results_set_string(r.dataset, sizeof r.dataset, sweep_data_names[p->data]);
     results_set_string(r.isa, sizeof r.isa, run->isa);
     r.m = p->m;
     r.n = p->n;
     r.k = p->k;
-    if (approx_method_uses_bits(p->method))
+    if (sketch_method_uses_bits(p->method))
         r.bits = p->size;
     else
         r.sketch_dim = p->size;
@@ -171,7 +171,7 @@ approx_options sweep_options(const sweep_context *ctx, const sweep_point *p)
     approx_options opts;
     approx_options_init(&opts);
     opts.method = p->method;
-    if (approx_method_uses_bits(p->method))
+    if (sketch_method_uses_bits(p->method))
         opts.bits = p->size;
     else
         opts.sketch_dim = p->size;

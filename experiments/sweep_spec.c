@@ -415,7 +415,7 @@ static struct json_object *sizes_object(const sweep_config *cfg, unsigned mode)
 {
     struct json_object *o = json_object_new_object();
     for (int i = 0; o != NULL && i < cfg->nmethods; i++)
-        json_object_object_add(o, approx_method_name(cfg->methods[i]),
+        json_object_object_add(o, sketch_method_name(cfg->methods[i]),
                                int_list(sweep_sizes(cfg, mode, cfg->methods[i])));
     return o;
 }
@@ -437,7 +437,7 @@ char *sweep_spec_canonical(const sweep_config *cfg)
     json_object_object_add(o, "mode", json_object_new_string(mode_names[cfg->modes & 3]));
     struct json_object *a = json_object_new_array();
     for (int i = 0; i < cfg->nmethods; i++)
-        json_object_array_add(a, json_object_new_string(approx_method_name(cfg->methods[i])));
+        json_object_array_add(a, json_object_new_string(sketch_method_name(cfg->methods[i])));
     json_object_object_add(o, "methods", a);
     a = json_object_new_array();
     for (int i = 0; i < cfg->ndatasets; i++) {

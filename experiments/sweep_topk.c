@@ -257,7 +257,7 @@ static int run_group(sweep_run *run, const sweep_context *ctx, topk_ctx *c, grou
         g->evaluated[v] = 0;
     }
     sweep_progress_note(run->progress, "topk: %s: %d configurations, %d rounds ...",
-                        approx_method_name(g->points[0]->method), nv, cfg->topk_reps);
+                        sketch_method_name(g->points[0]->method), nv, cfg->topk_reps);
     smm_status s = sweep_time_rounds(cfg->warmup, cfg->topk_reps, nv, run_exact, run_approx, c, g->exact_times,
                                      g->phase_times, g->status);
     int exit_code = 0;

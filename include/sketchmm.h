@@ -2,11 +2,12 @@
  * sketchmm.h - the whole public API of sketchmm.
  *
  *   sketchmm/common.h  status codes, layouts, version, ISA path, threads
- *   sketchmm/exact.h   exact_sgemm
- *   sketchmm/sketch.h  SimHash codes, Hamming distances, estimators
+ *   sketchmm/exact.h   exact_sgemm, padded matrix allocation
+ *   sketchmm/sketch.h  sketch methods, codes, Hamming distances, estimators
  *   sketchmm/approx.h  approx_sgemm, plans, top-k
  *   sketchmm/unary.h   zero, identity and ReLU, plain and transposed
  *   sketchmm/mat4.h    4x4 multiply, inverse, copy (single and batched)
+ *   sketchmm/brgemm.h  batch-reduce GEMM on small matrices: describe, plan, execute
  */
 #ifndef SKETCHMM_H
 #define SKETCHMM_H

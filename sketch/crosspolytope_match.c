@@ -59,7 +59,7 @@ const char *cp_match_row_kernel_name(smm_isa isa)
     }
 }
 
-const char *sketch_crosspolytope_matches_impl(void)
+const char *sketch_crosspolytope_kernel_name(void)
 {
     smm_isa isa;
     if (smm_get_isa(&isa) != SMM_OK)

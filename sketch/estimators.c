@@ -1,16 +1,9 @@
-/* estimators.c - code sizes, the SimHash angle, cosine and inner-product estimates and their variances. */
+/* estimators.c - the SimHash angle, cosine and inner-product estimates and their variances. */
 #include <math.h>
 
 #include "sketchmm/sketch.h"
 
 static const double SKETCH_PI = 3.14159265358979323846;
-
-int64_t sketch_words(int32_t bits)
-{
-    if (bits < 1 || bits > SKETCH_MAX_BITS)
-        return 0;
-    return ((int64_t)bits + 63) / 64;
-}
 
 double sketch_angle_estimate(int64_t h, int32_t bits)
 {

@@ -1,7 +1,7 @@
 /*
  * hamming.c - sketch_hamming_u32, sketch_hamming_u16, sketch_hamming_topk and
- * sketch_hamming_impl, through the panel and select kernels of the current ISA
- * path.
+ * sketch_hamming_kernel_name, through the panel and select kernels of the
+ * current ISA path.
  *
  * All pairs: b is first packed into panels of 32 codes (hamming_kernels.h;
  * a copy the size of b, packed in parallel), then the work is split into
@@ -404,7 +404,7 @@ smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
     return SMM_OK;
 }
 
-const char *sketch_hamming_impl(void)
+const char *sketch_hamming_kernel_name(void)
 {
     smm_isa isa;
     if (smm_get_isa(&isa) != SMM_OK)

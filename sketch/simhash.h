@@ -13,6 +13,12 @@
 #include "common/smm_runtime.h"
 #include "sketchmm/sketch.h"
 
+/* Words of a SimHash code of `bits` bits, ceil(bits / 64) (sketch.h's code layout); bits >= 0, checked by the caller. */
+static inline int64_t simhash_words(int32_t bits)
+{
+    return ((int64_t)bits + 63) / 64;
+}
+
 /*
  * sketch_simhash_encode with an explicit context: same arguments, same
  * results (codes never depend on ctx), same statuses except that the
@@ -77,7 +83,7 @@ smm_status simhash_structured_encode_with(const smm_context *ctx, smm_layout lay
                                           uint64_t *codes, int64_t ldcodes, float *norms);
 
 /* sketch_encode with an explicit context (ctx->threads threads, ctx->isa kernels). */
-smm_status sketch_encode_with(const smm_context *ctx, sketch_family family, smm_layout layout,
+smm_status sketch_encode_with(const smm_context *ctx, sketch_method method, smm_layout layout,
                               int64_t n, int64_t d, const float *X, int64_t ldx,
                               int32_t bits, uint64_t seed,
                               uint64_t *codes, int64_t ldcodes, float *norms);

@@ -110,7 +110,7 @@ smm_status simhash_encode_gen_with(const smm_context *ctx, const simhash_generat
         return s;
     if (bits < 1 || bits > SKETCH_MAX_BITS)
         return SMM_ERR_BAD_BITS;
-    const int64_t words = sketch_words(bits);
+    const int64_t words = simhash_words(bits);
     s = smm_check_matrix(SMM_ROW_MAJOR, n, words, codes, ldcodes, sizeof(uint64_t));
     if (s != SMM_OK)
         return s;

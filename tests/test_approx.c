@@ -12,16 +12,14 @@
 #include "test_util.h"
 
 /* Store the row-major m x k matrix X (as op(X)) into `stored` for layout/trans, leading dimension ld. */
-static const approx_method families[] = { APPROX_SIMHASH, APPROX_SIMHASH_ORTHOGONAL, APPROX_SIMHASH_STRUCTURED,
-                                          APPROX_CROSSPOLYTOPE };
-static const sketch_family family_of[] = { SKETCH_SIMHASH, SKETCH_SIMHASH_ORTHOGONAL, SKETCH_SIMHASH_STRUCTURED,
-                                           SKETCH_CROSSPOLYTOPE };
+static const sketch_method families[] = { SKETCH_SIMHASH, SKETCH_SIMHASH_ORTHOGONAL, SKETCH_SIMHASH_STRUCTURED,
+                                          SKETCH_CROSSPOLYTOPE };
 
 /* Expected C(i, j) from the documented definition, computed with the public sketch API. */
 static void expected_product(int64_t m, int64_t n, int64_t k, float alpha, const float *opA, const float *opBt,
-                             float beta, const float *C0, const approx_options *o, int family, float *E)
+                             float beta, const float *C0, const approx_options *o, float *E)
 {
-    const sketch_family f = family_of[family];
+    const sketch_method f = o->method;
     int64_t w;
     ck_assert_int_eq(sketch_code_words(f, k, o->bits, &w), SMM_OK);
     uint64_t *ca = malloc((size_t)(m * w) * 8), *cb = malloc((size_t)(n * w) * 8);
@@ -93,12 +91,12 @@ START_TEST(matches_definition_in_every_layout)
                     ck_assert_int_eq(approx_sgemm(L, trans[ta], trans[tb], m, n, k, alpha, A, lda, B, ldb, beta, C,
                                                   ldc, &o),
                                      SMM_OK);
-                    expected_product(m, n, k, alpha, opA, opBt, beta, C0, &o, fam, E);
+                    expected_product(m, n, k, alpha, opA, opBt, beta, C0, &o, E);
                     for (int64_t i = 0; i < m; i++)
                         for (int64_t j = 0; j < n; j++) {
                             const float got = C[L == SMM_ROW_MAJOR ? i * ldc + j : j * ldc + i];
                             ck_assert_msg(got == E[i * n + j], "%s layout %d transa %d transb %d (%lld,%lld): %g vs %g",
-                                          approx_method_name(o.method), L, trans[ta], trans[tb], (long long)i, (long long)j, got, E[i * n + j]);
+                                          sketch_method_name(o.method), L, trans[ta], trans[tb], (long long)i, (long long)j, got, E[i * n + j]);
                         }
                     const int64_t lines = L == SMM_ROW_MAJOR ? m : n, used = L == SMM_ROW_MAJOR ? n : m;
                     for (int64_t r = 0; r < lines; r++) /* the padding past each line is not written */
@@ -114,7 +112,7 @@ START_TEST(matches_definition_in_every_layout)
 END_TEST
 
 /* Relative Frobenius error of approx_sgemm against exact_sgemm. */
-static double relative_error(int64_t m, int64_t n, int64_t k, const float *A, const float *B, approx_method method,
+static double relative_error(int64_t m, int64_t n, int64_t k, const float *A, const float *B, sketch_method method,
                              int32_t bits)
 {
     float *Y = malloc(sizeof(float) * m * n), *Z = malloc(sizeof(float) * m * n);
@@ -152,10 +150,10 @@ START_TEST(error_falls_as_bits_grow)
             err[i] = relative_error(m, n, k, A, B, families[fam], bits[i]);
             if (i > 0)
                 ck_assert_msg(err[i] < 0.8 * err[i - 1], "%s bits %d: error %g, bits %d: %g",
-                              approx_method_name(families[fam]), bits[i], err[i], bits[i - 1], err[i - 1]);
+                              sketch_method_name(families[fam]), bits[i], err[i], bits[i - 1], err[i - 1]);
         }
         ck_assert_msg(err[3] < 0.05, "%s, 4096 bits on aligned data: relative error %g",
-                      approx_method_name(families[fam]), err[3]);
+                      sketch_method_name(families[fam]), err[3]);
     }
     free(A), free(Bt), free(B);
 }
@@ -187,7 +185,7 @@ START_TEST(same_result_on_every_isa_and_thread_count)
                 approx_sgemm(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, A, m, B, k, 0, C, m, &o),
                 SMM_OK);
             ck_assert_msg(memcmp(C, ref, sizeof(float) * m * n) == 0, "%s: isa %s, %d threads differ",
-                          approx_method_name(o.method), smm_isa_name(isas[i]), threads);
+                          sketch_method_name(o.method), smm_isa_name(isas[i]), threads);
         }
     }
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
@@ -245,9 +243,9 @@ START_TEST(bad_input_leaves_c_untouched)
                      SMM_ERR_NULL_POINTER);
     ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, INT64_MAX / 2, 2, 2, A, 2, B, 2, C, 2, &o),
                      SMM_ERR_OVERFLOW);
-    o.method = (approx_method)77;
+    o.method = (sketch_method)77;
     ck_assert_int_eq(CALL(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, A, 2, B, 2, C, 2, &o), SMM_ERR_BAD_METHOD);
-    o.method = APPROX_SIMHASH;
+    o.method = SKETCH_SIMHASH;
     const int32_t bad_bits[] = { 0, -64, SKETCH_MAX_BITS + 1 };
     for (int i = 0; i < 3; i++) {
         o.bits = bad_bits[i];
@@ -272,13 +270,13 @@ START_TEST(bad_input_leaves_c_untouched)
 }
 END_TEST
 
-static const approx_method every_method[] = { APPROX_SIMHASH,       APPROX_SIMHASH_ORTHOGONAL,
-                                              APPROX_SIMHASH_STRUCTURED, APPROX_CROSSPOLYTOPE,
-                                              APPROX_GAUSSIAN_PROJECTION, APPROX_SRHT,
-                                              APPROX_COUNTSKETCH,   APPROX_CR_SAMPLING };
+static const sketch_method every_method[] = { SKETCH_SIMHASH,       SKETCH_SIMHASH_ORTHOGONAL,
+                                              SKETCH_SIMHASH_STRUCTURED, SKETCH_CROSSPOLYTOPE,
+                                              SKETCH_GAUSSIAN_PROJECTION, SKETCH_SRHT,
+                                              SKETCH_COUNTSKETCH,   SKETCH_CR_SAMPLING };
 #define EVERY_METHOD ((int)(sizeof every_method / sizeof every_method[0]))
 
-static approx_options overflow_options(approx_method method)
+static approx_options overflow_options(sketch_method method)
 {
     approx_options o = APPROX_OPTIONS_INIT;
     o.method = method;
@@ -329,8 +327,8 @@ START_TEST(overflowing_sketches_are_non_finite_for_every_method)
         ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
         for (int mi = 0; mi < EVERY_METHOD; mi++) {
             const approx_options o = overflow_options(every_method[mi]);
-            const char *name = approx_method_name(o.method);
-            const int cr = o.method == APPROX_CR_SAMPLING;
+            const char *name = sketch_method_name(o.method);
+            const int cr = o.method == SKETCH_CR_SAMPLING;
             for (int side = 0; side < 3; side++) {
                 const float *A = side == 1 ? tiny_a : big_a, *B = side == 0 ? tiny_b : big_b;
                 const smm_status want = cr && side < 2 ? SMM_OK : SMM_ERR_NON_FINITE;
@@ -391,7 +389,7 @@ START_TEST(overflowing_sketches_are_non_finite_for_every_method)
                                       0.0f, C, n, &o),
                          SMM_OK);
         for (int e = 0; e < 15; e++)
-            ck_assert_msg(isfinite(C[e]), "%s: C[%d] = %g", approx_method_name(o.method), e, (double)C[e]);
+            ck_assert_msg(isfinite(C[e]), "%s: C[%d] = %g", sketch_method_name(o.method), e, (double)C[e]);
     }
     free(big_a), free(tiny_a), free(big_b), free(tiny_b);
 }
@@ -418,7 +416,7 @@ START_TEST(c_must_not_overlap_the_operands)
     test_fill_uniform(C0, m * n, &rng);
     for (int mi = 0; mi < EVERY_METHOD; mi++) {
         const approx_options o = overflow_options(every_method[mi]);
-        const char *name = approx_method_name(o.method);
+        const char *name = sketch_method_name(o.method);
         approx_plan *plan;
         ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, Bs, n, &o, &plan), SMM_OK);
         /* adjacent: accepted, the same C as separate buffers */

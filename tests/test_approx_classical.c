@@ -15,11 +15,11 @@
 #include "approx/approx_classical.h"
 #include "test_util.h"
 
-static const approx_method methods[] = { APPROX_GAUSSIAN_PROJECTION, APPROX_SRHT, APPROX_COUNTSKETCH,
-                                         APPROX_CR_SAMPLING };
+static const sketch_method methods[] = { SKETCH_GAUSSIAN_PROJECTION, SKETCH_SRHT, SKETCH_COUNTSKETCH,
+                                         SKETCH_CR_SAMPLING };
 #define METHODS ((int)(sizeof methods / sizeof methods[0]))
 
-static approx_options options_for(approx_method method, int32_t sketch_dim, uint64_t seed, int32_t threads)
+static approx_options options_for(sketch_method method, int32_t sketch_dim, uint64_t seed, int32_t threads)
 {
     approx_options o = APPROX_OPTIONS_INIT;
     o.method = method;
@@ -104,7 +104,7 @@ START_TEST(unbiased_over_seeds)
             const double se = sqrt(var > 0.0 ? var / SEEDS : 0.0);
             ck_assert_msg(fabs(mean - E[e]) <= 4.0 * se + 1e-5 * fabs(E[e]),
                           "%s entry %d: mean %g over %d seeds, exact %g, standard error %g",
-                          approx_method_name(methods[mi]), e, mean, SEEDS, E[e], se);
+                          sketch_method_name(methods[mi]), e, mean, SEEDS, E[e], se);
         }
     }
 }
@@ -136,9 +136,9 @@ START_TEST(error_falls_as_sketch_dim_grows)
             }
         /* the error goes as 1 / sqrt(s): a quarter at 16 times the sketch dimension */
         ck_assert_msg(err[1] < 0.5 * err[0], "%s: relative error %g at s = 16, %g at s = 256",
-                      approx_method_name(methods[mi]), err[0], err[1]);
+                      sketch_method_name(methods[mi]), err[0], err[1]);
         ck_assert_msg(err[1] < 0.3, "%s: relative error %g at s = 256 on aligned data",
-                      approx_method_name(methods[mi]), err[1]);
+                      sketch_method_name(methods[mi]), err[1]);
     }
     free(direction), free(A), free(Bt), free(B), free(C), free(R), free(E);
 }
@@ -168,14 +168,14 @@ START_TEST(same_result_for_every_thread_count_and_isa)
                                           two, m, &o),
                              SMM_OK);
             ck_assert_msg(memcmp(one, two, sizeof(float) * m * n) == 0, "%s on %s: 1 and 2 threads differ",
-                          approx_method_name(methods[mi]), smm_isa_name(isas[i]));
+                          sketch_method_name(methods[mi]), smm_isa_name(isas[i]));
             if (i == 0) {
                 memcpy(ref, one, sizeof(float) * m * n);
                 continue;
             }
             /* the sketches are the same; only exact_sgemm's rounding differs between paths */
             const double diff = relative_difference(one, ref, m * n);
-            ck_assert_msg(diff < 1e-4, "%s: %s differs from %s by %g", approx_method_name(methods[mi]),
+            ck_assert_msg(diff < 1e-4, "%s: %s differs from %s by %g", sketch_method_name(methods[mi]),
                           smm_isa_name(isas[i]), smm_isa_name(isas[0]), diff);
         }
     }
@@ -302,12 +302,12 @@ static void check_every_layout(int64_t m, int64_t n, int64_t k, int32_t s)
                                     got[i * n + j] = C[L == SMM_ROW_MAJOR ? i * ldc + j : j * ldc + i];
                                     want[i * n + j] = alpha * R[i * n + j] + beta * C0[i * n + j];
                                     ck_assert_msg(isfinite(got[i * n + j]), "%s: C(%lld, %lld) = %g",
-                                                  approx_method_name(o.method), (long long)i, (long long)j,
+                                                  sketch_method_name(o.method), (long long)i, (long long)j,
                                                   got[i * n + j]);
                                 }
                             const double diff = relative_difference(got, want, m * n);
                             ck_assert_msg(diff < 1e-5, "%s %s: layout %d transa %d transb %d alpha %g beta %g: %g",
-                                          approx_method_name(o.method), use_plan ? "plan" : "approx_sgemm", L,
+                                          sketch_method_name(o.method), use_plan ? "plan" : "approx_sgemm", L,
                                           trans[ta], trans[tb], alpha, beta, diff);
                             const int64_t lines = L == SMM_ROW_MAJOR ? m : n, used = L == SMM_ROW_MAJOR ? n : m;
                             for (int64_t r = 0; r < lines; r++) /* the padding past each line is not written */
@@ -364,7 +364,7 @@ START_TEST(topk_ranks_the_same_estimates)
                 for (int64_t u = 0; u < n; u++)
                     better += row[u] > row[j] || (row[u] == row[j] && u < j);
                 ck_assert_msg(better < topk, "%s row %lld: column %lld ranks %lld in the estimate",
-                              approx_method_name(o.method), (long long)i, (long long)j, (long long)better);
+                              sketch_method_name(o.method), (long long)i, (long long)j, (long long)better);
             }
         }
         approx_plan_free(plan);
@@ -403,7 +403,7 @@ START_TEST(bad_input_leaves_c_untouched)
                          SMM_ERR_NON_FINITE);
         approx_plan_free(plan);
         for (int i = 0; i < 4; i++)
-            ck_assert_msg(C[i] == 7.0f, "%s: C[%d] = %g after an error", approx_method_name(o.method), i, C[i]);
+            ck_assert_msg(C[i] == 7.0f, "%s: C[%d] = %g after an error", sketch_method_name(o.method), i, C[i]);
     }
 }
 END_TEST
@@ -427,14 +427,14 @@ START_TEST(zero_columns_rows_and_operands)
         /* zero coordinates on one side or both: finite (for column-row sampling: never drawn) */
         estimate(m, n, k, A, B, &o, C);
         for (int64_t e = 0; e < m * n; e++)
-            ck_assert_msg(isfinite(C[e]), "%s: C[%lld] = %g", approx_method_name(o.method), (long long)e, C[e]);
+            ck_assert_msg(isfinite(C[e]), "%s: C[%lld] = %g", sketch_method_name(o.method), (long long)e, C[e]);
         /* all-zero op(A): alpha * 0 + beta * C exactly */
         memcpy(C, C0, sizeof C);
         ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, -2.0f, Z, k, B, n, beta, C,
                                       n, &o),
                          SMM_OK);
         for (int64_t e = 0; e < m * n; e++)
-            ck_assert_msg(C[e] == beta * C0[e], "%s: C[%lld] = %g, want %g", approx_method_name(o.method),
+            ck_assert_msg(C[e] == beta * C0[e], "%s: C[%lld] = %g, want %g", sketch_method_name(o.method),
                           (long long)e, C[e], beta * C0[e]);
     }
     /* column-row sampling with no nonzero term (op(A) on coordinates < 10 only, op(B) on the rest): exactly 0 */
@@ -446,7 +446,7 @@ START_TEST(zero_columns_rows_and_operands)
             B[t * n + j] = 0.0f;
     for (int64_t e = 0; e < m * n; e++)
         C[e] = NAN;
-    const approx_options o = options_for(APPROX_CR_SAMPLING, 16, 2, 1);
+    const approx_options o = options_for(SKETCH_CR_SAMPLING, 16, 2, 1);
     estimate(m, n, k, A, B, &o, C);
     for (int64_t e = 0; e < m * n; e++)
         ck_assert_msg(C[e] == 0.0f, "C[%lld] = %g", (long long)e, C[e]);

@@ -15,9 +15,9 @@
 #include "approx/approx_select.h"
 #include "test_util.h"
 
-static const approx_method all_methods[] = { APPROX_SIMHASH,      APPROX_SIMHASH_ORTHOGONAL,  APPROX_SIMHASH_STRUCTURED,
-                                             APPROX_CROSSPOLYTOPE, APPROX_GAUSSIAN_PROJECTION, APPROX_SRHT,
-                                             APPROX_COUNTSKETCH,   APPROX_CR_SAMPLING };
+static const sketch_method all_methods[] = { SKETCH_SIMHASH,      SKETCH_SIMHASH_ORTHOGONAL,  SKETCH_SIMHASH_STRUCTURED,
+                                             SKETCH_CROSSPOLYTOPE, SKETCH_GAUSSIAN_PROJECTION, SKETCH_SRHT,
+                                             SKETCH_COUNTSKETCH,   SKETCH_CR_SAMPLING };
 #define NUM_METHODS ((int)(sizeof all_methods / sizeof all_methods[0]))
 
 /* Clustered data: vector i is centre (i % clusters) plus noise; rows x d, row-major. */
@@ -59,7 +59,7 @@ static void reference_topk(const float *A, const float *Bt, int64_t i, int64_t n
     }
 }
 
-static approx_options options_for(approx_method method)
+static approx_options options_for(sketch_method method)
 {
     approx_options o = APPROX_OPTIONS_INIT;
     o.method = method;
@@ -98,7 +98,7 @@ START_TEST(plan_matches_one_shot_for_every_method)
             ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, As[r], k, 0.25f, C2, n),
                              SMM_OK);
             ck_assert_msg(memcmp(C1, C2, sizeof(float) * m * n) == 0, "%s: plan and one-shot differ (A %d)",
-                          approx_method_name(o.method), r);
+                          sketch_method_name(o.method), r);
         }
         /* the plan copied B: changing the caller's B changes nothing */
         float saved = Bt[0];
@@ -134,11 +134,11 @@ START_TEST(topk_is_exact_when_every_column_is_a_candidate)
             reference_topk(A, Bt, i, n, k, topk, ref_idx, ref_val);
             for (int64_t t = 0; t < topk; t++) {
                 ck_assert_msg(idx[i * ldk + t] == ref_idx[t], "%s row %lld rank %lld: %lld vs %lld",
-                              approx_method_name(o.method), (long long)i, (long long)t, (long long)idx[i * ldk + t],
+                              sketch_method_name(o.method), (long long)i, (long long)t, (long long)idx[i * ldk + t],
                               (long long)ref_idx[t]);
                 /* the exact dot product, rounded to float */
                 ck_assert_msg(fabs(val[i * ldk + t] - ref_val[t]) <= 1e-6 * fabs(ref_val[t]) + 1e-30,
-                              "%s value %g vs %g", approx_method_name(o.method), val[i * ldk + t], ref_val[t]);
+                              "%s value %g vs %g", sketch_method_name(o.method), val[i * ldk + t], ref_val[t]);
             }
         }
     }
@@ -189,7 +189,7 @@ START_TEST(recall_grows_with_candidates)
         o.candidates = 400;
         const double high = recall_of(&o, A, Bt, m, n, k, topk);
         ck_assert_msg(high > low && high >= 0.9, "%s: recall %.3f at 10 candidates, %.3f at 400",
-                      approx_method_name(o.method), low, high);
+                      sketch_method_name(o.method), low, high);
     }
     free(A), free(Bt);
 }
@@ -215,7 +215,7 @@ START_TEST(topk_reproducible_across_threads_and_isas)
         ck_assert_int_eq(approx_topk(SMM_COL_MAJOR, SMM_TRANS, SMM_TRANS, m, n, k, A, k, B, n, topk, ref_idx, ref_val,
                                      topk, &o),
                          SMM_OK);
-        const int same_isa_bits = approx_method_uses_bits(o.method);
+        const int same_isa_bits = sketch_method_uses_bits(o.method);
         for (int i = 0; i < count; i++)
             for (int threads = 1; threads <= 3; threads++) {
                 if (!same_isa_bits && isas[i] != SMM_ISA_SCALAR)
@@ -227,7 +227,7 @@ START_TEST(topk_reproducible_across_threads_and_isas)
                                  SMM_OK);
                 ck_assert_msg(memcmp(idx, ref_idx, sizeof(int64_t) * m * topk) == 0 &&
                                   memcmp(val, ref_val, sizeof(float) * m * topk) == 0,
-                              "%s: isa %s, %d threads differ", approx_method_name(o.method), smm_isa_name(isas[i]),
+                              "%s: isa %s, %d threads differ", sketch_method_name(o.method), smm_isa_name(isas[i]),
                               threads);
             }
         ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
@@ -262,9 +262,9 @@ START_TEST(bad_input_leaves_outputs_untouched)
     o.candidates = -1;
     ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_ARGUMENT);
     o.candidates = 0;
-    o.method = (approx_method)0;
+    o.method = (sketch_method)0;
     ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_METHOD);
-    o.method = APPROX_GAUSSIAN_PROJECTION;
+    o.method = SKETCH_GAUSSIAN_PROJECTION;
     o.sketch_dim = 0;
     ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_ARGUMENT);
     o.sketch_dim = APPROX_MAX_SKETCH_DIM + 1;
@@ -402,7 +402,7 @@ START_TEST(phase_times_of_the_last_call)
                          SMM_OK);
         ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
         ck_assert_msg(t.encode_b > 0 && t.encode_a > 0 && t.estimate > 0 && t.refine > 0, "%s: %g %g %g %g",
-                      approx_method_name(o.method), t.encode_b, t.encode_a, t.estimate, t.refine);
+                      sketch_method_name(o.method), t.encode_b, t.encode_a, t.estimate, t.refine);
         approx_plan *plan;
         ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &o, &plan), SMM_OK);
         ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
@@ -516,7 +516,7 @@ START_TEST(zero_dimensions_are_bad_size)
     approx_options o = APPROX_OPTIONS_INIT;
     ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, 0, idx, val, 2, &o),
                      SMM_ERR_BAD_ARGUMENT);
-    o.method = APPROX_COUNTSKETCH;
+    o.method = SKETCH_COUNTSKETCH;
     o.sketch_dim = 0;
     ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, &plan), SMM_ERR_BAD_ARGUMENT);
     ck_assert_ptr_null(plan);
@@ -550,7 +550,7 @@ START_TEST(topk_outputs_must_not_overlap_inputs)
     int64_t ref_idx[3][4];
     float ref_val[3][4];
     approx_options o = APPROX_OPTIONS_INIT;
-    o.method = APPROX_GAUSSIAN_PROJECTION;
+    o.method = SKETCH_GAUSSIAN_PROJECTION;
     o.sketch_dim = 4;
     o.candidates = 3;
     approx_plan *plan;

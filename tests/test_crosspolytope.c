@@ -351,7 +351,7 @@ START_TEST(test_encode_bad_input)
         codes[k] = SENTINEL;
     for (int k = 0; k < 4; k++)
         norms[k] = -7.0f;
-    const sketch_family F = SKETCH_CROSSPOLYTOPE;
+    const sketch_method F = SKETCH_CROSSPOLYTOPE;
     ck_assert_int_eq(sketch_encode(F, (smm_layout)7, 4, 8, X, 8, 64, 1, codes, 4, norms), SMM_ERR_BAD_LAYOUT);
     ck_assert_int_eq(sketch_encode(F, SMM_ROW_MAJOR, -1, 8, X, 8, 64, 1, codes, 4, norms), SMM_ERR_BAD_SIZE);
     ck_assert_int_eq(sketch_encode(F, SMM_ROW_MAJOR, 4, -1, X, 8, 64, 1, codes, 4, norms), SMM_ERR_BAD_SIZE);
@@ -519,7 +519,7 @@ START_TEST(test_matches_public)
                     ck_assert_uint_eq(got[i * ldm + j], 0xBEEF);
             }
         }
-        ck_assert_ptr_nonnull(sketch_crosspolytope_matches_impl());
+        ck_assert_ptr_nonnull(sketch_crosspolytope_kernel_name());
     }
     test_restore_defaults();
     /* bad input: matches untouched */

@@ -162,7 +162,7 @@ static void check_case(const sgemm_case *c, uint64_t seed)
     ck_assert_msg(bad == 0 && touched == 0,
                   "isa %s (kernel %s) %s %s%s m=%lld n=%lld k=%lld alpha=%g beta=%g pad=%lld: "
                   "%lld elements off (first: %s), %lld padding elements written",
-                  smm_isa_name(isa), exact_sgemm_impl(), layout_name(c->layout),
+                  smm_isa_name(isa), exact_sgemm_kernel_name(), layout_name(c->layout),
                   trans_name(c->ta), trans_name(c->tb), (long long)c->m, (long long)c->n,
                   (long long)c->k, (double)c->alpha, (double)c->beta, (long long)c->pad,
                   (long long)bad, first, (long long)touched);
@@ -471,7 +471,7 @@ START_TEST(test_sgemm_threads_bit_identical)
                 } else {
                     ck_assert_msg(memcmp(first, C, (size_t)C0.size * sizeof(float)) == 0,
                                   "isa %s shape %zu (%lldx%lldx%lld): %d threads differ from 1 thread",
-                                  exact_sgemm_impl(), si, (long long)m, (long long)n, (long long)k,
+                                  exact_sgemm_kernel_name(), si, (long long)m, (long long)n, (long long)k,
                                   threads);
                     free(C);
                 }
@@ -696,7 +696,7 @@ START_TEST(test_sgemm_with_bad_context)
 }
 END_TEST
 
-/* A failed ISA selection reaches exact_sgemm and exact_sgemm_impl. */
+/* A failed ISA selection reaches exact_sgemm and exact_sgemm_kernel_name. */
 START_TEST(test_sgemm_selection_error)
 {
     static const smm_isa others[] = { SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
@@ -709,32 +709,32 @@ START_TEST(test_sgemm_selection_error)
         ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f, A, 2,
                                      B, 2, 0.0f, C, 2),
                          SMM_ERR_ISA_UNAVAILABLE);
-        ck_assert_str_eq(exact_sgemm_impl(), "unavailable");
+        ck_assert_str_eq(exact_sgemm_kernel_name(), "unavailable");
         ck_assert(memcmp(C, C0, sizeof C) == 0);
     }
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
 }
 END_TEST
 
-START_TEST(test_sgemm_impl_names)
+START_TEST(test_sgemm_kernel_names)
 {
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
     for (int ii = 0; ii < nisa; ii++) {
         ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
-        const char *name = exact_sgemm_impl();
+        const char *name = exact_sgemm_kernel_name();
         ck_assert_ptr_nonnull(name);
         ck_assert_int_gt((int)strlen(name), 0);
         ck_assert_str_ne(name, "unavailable");
-        ck_assert_str_eq(name, exact_sgemm_impl_for(isas[ii]));
+        ck_assert_str_eq(name, exact_sgemm_kernel_name_for(isas[ii]));
     }
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
-    ck_assert_str_eq(exact_sgemm_impl_for(SMM_ISA_AUTO), "unavailable");
-    ck_assert_str_eq(exact_sgemm_impl_for((smm_isa)42), "unavailable");
+    ck_assert_str_eq(exact_sgemm_kernel_name_for(SMM_ISA_AUTO), "unavailable");
+    ck_assert_str_eq(exact_sgemm_kernel_name_for((smm_isa)42), "unavailable");
 #if defined(__aarch64__)
     /* the NEON path runs its own kernel, not the portable reference */
     ck_assert_int_eq(smm_set_isa(SMM_ISA_NEON), SMM_OK);
-    ck_assert_str_eq(exact_sgemm_impl(), "neon_8x12");
+    ck_assert_str_eq(exact_sgemm_kernel_name(), "neon_8x12");
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
 #endif
 }
@@ -1097,7 +1097,7 @@ static Suite *exact_suite(void)
     tcase_add_test(tc, test_sgemm_bad_arguments);
     tcase_add_test(tc, test_sgemm_with_bad_context);
     tcase_add_test(tc, test_sgemm_selection_error);
-    tcase_add_test(tc, test_sgemm_impl_names);
+    tcase_add_test(tc, test_sgemm_kernel_names);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("aliasing");

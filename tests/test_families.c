@@ -1,6 +1,7 @@
 /*
  * test_families.c - Check suite of the sketch families (sketch_encode,
- * sketch_code_words, sketch_family_name) and of the shared HD-rotation
+ * sketch_code_words, sketch_method_name, sketch_method_uses_bits) and of
+ * the shared HD-rotation
  * kernels they use.
  *
  * - Every FWHT kernel (plain and with the fused sign flip) and every
@@ -36,7 +37,7 @@ static const double PI = 3.14159265358979323846;
 static const uint64_t SENTINEL = UINT64_C(0xA5A5A5A5DEADBEEF);
 
 /* 1 when the family's encoder is implemented in this build (cross-polytope may not be yet). */
-static int family_available(sketch_family f)
+static int family_available(sketch_method f)
 {
     int64_t w;
     return sketch_code_words(f, 16, 64, &w) == SMM_OK;
@@ -252,12 +253,19 @@ START_TEST(test_rotation_dim_and_names)
     ck_assert_int_eq(hd_rotation_dim(1024), 1024);
     ck_assert_int_eq(hd_rotation_dim(HD_MAX_DIM), HD_MAX_DIM);
     ck_assert_int_eq(hd_rotation_dim(HD_MAX_DIM + 1), 0);
-    ck_assert_str_eq(sketch_family_name(SKETCH_SIMHASH), "simhash");
-    ck_assert_str_eq(sketch_family_name(SKETCH_SIMHASH_ORTHOGONAL), "simhash_orthogonal");
-    ck_assert_str_eq(sketch_family_name(SKETCH_SIMHASH_STRUCTURED), "simhash_structured");
-    ck_assert_str_eq(sketch_family_name(SKETCH_CROSSPOLYTOPE), "crosspolytope");
-    ck_assert_ptr_null(sketch_family_name((sketch_family)4));
-    ck_assert_ptr_null(sketch_family_name((sketch_family)-1));
+    ck_assert_str_eq(sketch_method_name(SKETCH_SIMHASH), "simhash");
+    ck_assert_str_eq(sketch_method_name(SKETCH_SIMHASH_ORTHOGONAL), "simhash_orthogonal");
+    ck_assert_str_eq(sketch_method_name(SKETCH_SIMHASH_STRUCTURED), "simhash_structured");
+    ck_assert_str_eq(sketch_method_name(SKETCH_CROSSPOLYTOPE), "crosspolytope");
+    ck_assert_str_eq(sketch_method_name(SKETCH_GAUSSIAN_PROJECTION), "gaussian_projection");
+    ck_assert_str_eq(sketch_method_name(SKETCH_SRHT), "srht");
+    ck_assert_str_eq(sketch_method_name(SKETCH_COUNTSKETCH), "countsketch");
+    ck_assert_str_eq(sketch_method_name(SKETCH_CR_SAMPLING), "cr_sampling");
+    ck_assert_ptr_null(sketch_method_name((sketch_method)0));
+    ck_assert_ptr_null(sketch_method_name((sketch_method)9));
+    ck_assert_ptr_null(sketch_method_name((sketch_method)-1));
+    for (int m = -1; m <= 9; m++)
+        ck_assert_int_eq(sketch_method_uses_bits((sketch_method)m), m >= SKETCH_SIMHASH && m <= SKETCH_CROSSPOLYTOPE);
     ck_assert_str_eq(fwht_kernel_name(SMM_ISA_SCALAR), "scalar");
 }
 END_TEST
@@ -284,7 +292,7 @@ static void structured_reference(int64_t n, int64_t d, const float *X, int64_t l
     float *y = malloc((size_t)D * sizeof(float));
     ck_assert(flip && y);
     for (int64_t i = 0; i < n; i++)
-        memset(codes + i * ldcodes, 0, (size_t)sketch_words(bits) * 8);
+        memset(codes + i * ldcodes, 0, (size_t)simhash_words(bits) * 8);
     for (int64_t j = 0; j * D < bits; j++) {
         hd_rotation_signs(seed, (uint64_t)j, D, flip);
         for (int64_t i = 0; i < n; i++) {
@@ -327,7 +335,7 @@ static void orthogonal_reference(int64_t n, int64_t d, const float *X, int64_t l
         }
     }
     for (int64_t i = 0; i < n; i++) {
-        memset(codes + i * ldcodes, 0, (size_t)sketch_words(bits) * 8);
+        memset(codes + i * ldcodes, 0, (size_t)simhash_words(bits) * 8);
         for (int64_t b = 0; b < bits; b++)
             if (dot_ref(X + i * ldx, 1, G + b * d, d) > 0.0)
                 codes[i * ldcodes + b / 64] |= UINT64_C(1) << (b % 64);
@@ -375,8 +383,8 @@ START_TEST(test_codes_identical_everywhere)
             Xc[i + t * ldc] = X[i * d + t];
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
-    for (int f = 0; f < 4; f++) {
-        const sketch_family fam = (sketch_family)f;
+    for (int f = SKETCH_SIMHASH; f <= SKETCH_CROSSPOLYTOPE; f++) {
+        const sketch_method fam = (sketch_method)f;
         if (!family_available(fam))
             continue;
         int64_t words;
@@ -412,7 +420,7 @@ START_TEST(test_codes_identical_everywhere)
                 structured_reference(n, d, X, d, bits, seed, def, ld);
             for (int64_t i = 0; i < n; i++)
                 ck_assert_msg(memcmp(def + i * ld, ref + i * ld, (size_t)words * 8) == 0,
-                              "%s: vector %lld differs from the definition", sketch_family_name(fam), (long long)i);
+                              "%s: vector %lld differs from the definition", sketch_method_name(fam), (long long)i);
             free(def);
         }
         for (int k = 0; k < nisa; k++) {
@@ -428,7 +436,7 @@ START_TEST(test_codes_identical_everywhere)
                     ck_assert_int_eq(s, SMM_OK);
                     for (int64_t i = 0; i < n; i++) {
                         ck_assert_msg(memcmp(got + i * ld, ref + i * ld, (size_t)words * 8) == 0,
-                                      "%s isa %d threads %d layout %d vector %lld", sketch_family_name(fam),
+                                      "%s isa %d threads %d layout %d vector %lld", sketch_method_name(fam),
                                       (int)isas[k], threads, layout, (long long)i);
                         ck_assert(got[i * ld + words] == SENTINEL);
                     }
@@ -488,8 +496,8 @@ START_TEST(test_zero_vectors_and_empty)
 {
     test_restore_defaults();
     float Z[4 * 33] = { 0 };
-    for (int f = 0; f < 4; f++) {
-        const sketch_family fam = (sketch_family)f;
+    for (int f = SKETCH_SIMHASH; f <= SKETCH_CROSSPOLYTOPE; f++) {
+        const sketch_method fam = (sketch_method)f;
         if (!family_available(fam))
             continue;
         int64_t words;
@@ -526,9 +534,9 @@ START_TEST(test_bad_input)
     test_fill_uniform(X, 24, &rng);
     uint64_t codes[3 * 4];
     float norms[3];
-    const sketch_family fams[3] = { SKETCH_SIMHASH, SKETCH_SIMHASH_ORTHOGONAL, SKETCH_SIMHASH_STRUCTURED };
+    const sketch_method fams[3] = { SKETCH_SIMHASH, SKETCH_SIMHASH_ORTHOGONAL, SKETCH_SIMHASH_STRUCTURED };
     for (int f = 0; f < 3; f++) {
-        const sketch_family fam = fams[f];
+        const sketch_method fam = fams[f];
         struct {
             smm_layout layout;
             int64_t n, d;
@@ -558,7 +566,7 @@ START_TEST(test_bad_input)
             norms[0] = norms[1] = norms[2] = -7.0f;
             const smm_status s = sketch_encode(fam, cases[k].layout, cases[k].n, cases[k].d, cases[k].x, cases[k].ldx,
                                                cases[k].bits, 1, cases[k].c, cases[k].ldc, norms);
-            ck_assert_msg(s == cases[k].want, "%s case %zu: %s", sketch_family_name(fam), k, smm_status_str(s));
+            ck_assert_msg(s == cases[k].want, "%s case %zu: %s", sketch_method_name(fam), k, smm_status_str(s));
             for (int q = 0; q < 12; q++)
                 ck_assert(codes[q] == SENTINEL);
             ck_assert(norms[0] == -7.0f && norms[2] == -7.0f);
@@ -581,15 +589,16 @@ START_TEST(test_bad_input)
             ck_assert(norms[0] == -7.0f);
         }
     }
-    /* unknown families */
-    const int unknown[3] = { -1, 4, 99 };
-    for (int k = 0; k < 3; k++) {
+    /* unknown values and the linear sketches (approx.h's classical methods: no codes) */
+    const int unknown[8] = { -1, 0, 9, 99, SKETCH_GAUSSIAN_PROJECTION, SKETCH_SRHT, SKETCH_COUNTSKETCH,
+                             SKETCH_CR_SAMPLING };
+    for (int k = 0; k < 8; k++) {
         codes[0] = SENTINEL;
-        ck_assert_int_eq(sketch_encode((sketch_family)unknown[k], SMM_ROW_MAJOR, 3, 8, X, 8, 64, 1, codes, 4, norms),
+        ck_assert_int_eq(sketch_encode((sketch_method)unknown[k], SMM_ROW_MAJOR, 3, 8, X, 8, 64, 1, codes, 4, norms),
                          SMM_ERR_BAD_METHOD);
         ck_assert(codes[0] == SENTINEL);
         int64_t w = -3;
-        ck_assert_int_eq(sketch_code_words((sketch_family)unknown[k], 8, 64, &w), SMM_ERR_BAD_METHOD);
+        ck_assert_int_eq(sketch_code_words((sketch_method)unknown[k], 8, 64, &w), SMM_ERR_BAD_METHOD);
         ck_assert_int_eq(w, -3);
     }
     /* structured: d beyond the largest rotation */
@@ -668,10 +677,11 @@ enum { STAT_SEEDS = 1500, STAT_PAIRS = 3 };
 #endif
 
 /* Mean and variance of the angle estimate of each pair over STAT_SEEDS seeds. */
-static void angle_stats(sketch_family fam, int d, int bits, const float *X, double *mean, double *var)
+static void angle_stats(sketch_method fam, int d, int bits, const float *X, double *mean, double *var)
 {
     double sum[STAT_PAIRS] = { 0 }, sum2[STAT_PAIRS] = { 0 };
-    const int64_t words = sketch_words(bits);
+    int64_t words;
+    ck_assert_int_eq(sketch_code_words(fam, d, bits, &words), SMM_OK);
     uint64_t codes[2 * STAT_PAIRS * 2];
     ck_assert(words <= 2);
     for (uint64_t seed = 0; seed < STAT_SEEDS; seed++) {
@@ -705,17 +715,19 @@ START_TEST(test_unbiased_and_variance)
         uint64_t rng = 4242 + (uint64_t)d;
         for (int p = 0; p < STAT_PAIRS; p++)
             make_pair(d, thetas[p], &rng, X + 2 * p * d, X + (2 * p + 1) * d, &actual[p]);
+        /* the three SimHash families, var_family[f] for fams[f] */
+        static const sketch_method fams[3] = { SKETCH_SIMHASH, SKETCH_SIMHASH_ORTHOGONAL, SKETCH_SIMHASH_STRUCTURED };
         double var_family[3][STAT_PAIRS];
         for (int f = 0; f < 3; f++) {
             double mean[STAT_PAIRS];
-            angle_stats((sketch_family)f, d, bits, X, mean, var_family[f]);
+            angle_stats(fams[f], d, bits, X, mean, var_family[f]);
             for (int p = 0; p < STAT_PAIRS; p++) {
                 const double th = actual[p], theory = th * (PI - th) / bits;
                 /* the standard error from the family's own spread (and SimHash's as a floor) */
                 const double se = sqrt(fmax(var_family[f][p], 0.25 * theory) / STAT_SEEDS);
                 ck_assert_msg(fabs(mean[p] - th) <= 4 * se, "%s d=%d theta %.4f: mean %.5f, se %.5f",
-                              sketch_family_name((sketch_family)f), d, th, mean[p], se);
-                if (f == SKETCH_SIMHASH)
+                              sketch_method_name(fams[f]), d, th, mean[p], se);
+                if (fams[f] == SKETCH_SIMHASH)
                     ck_assert_msg(fabs(var_family[f][p] / theory - 1.0) <= 0.15,
                                   "simhash d=%d theta %.4f: variance %.6f, theory %.6f", d, th, var_family[f][p],
                                   theory);
@@ -725,7 +737,7 @@ START_TEST(test_unbiased_and_variance)
             for (int f = 1; f < 3; f++)
                 for (int p = 0; p < STAT_PAIRS; p++)
                     ck_assert_msg(var_family[f][p] < 0.9 * var_family[0][p], "%s theta %.4f: variance %.6f vs %.6f",
-                                  sketch_family_name((sketch_family)f), actual[p], var_family[f][p],
+                                  sketch_method_name(fams[f]), actual[p], var_family[f][p],
                                   var_family[0][p]);
     }
     test_restore_defaults();

@@ -272,7 +272,7 @@ START_TEST(test_kernel_dispatch)
     ck_assert(hamming_row_kernel(SMM_ISA_NEON) == hamming_row_neon);
     ck_assert_str_eq(hamming_row_kernel_name(SMM_ISA_NEON), "neon_cnt");
     ck_assert_int_eq(smm_set_isa(SMM_ISA_NEON), SMM_OK);
-    ck_assert_str_eq(sketch_hamming_impl(), "neon_cnt");
+    ck_assert_str_eq(sketch_hamming_kernel_name(), "neon_cnt");
     test_restore_defaults();
 #endif
 }

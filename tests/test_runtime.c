@@ -106,7 +106,7 @@ START_TEST(isa_environment_override)
 
     setenv("SKETCHMM_ISA", smm_isa_name(foreign_isa()), 1);
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_ERR_ISA_UNAVAILABLE);
-    ck_assert_str_eq(exact_sgemm_impl(), "unavailable");
+    ck_assert_str_eq(exact_sgemm_kernel_name(), "unavailable");
 
     setenv("SKETCHMM_ISA", "sse9", 1);
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_ERR_BAD_ENV);
@@ -137,8 +137,48 @@ START_TEST(every_supported_isa_can_be_selected)
         ck_assert_int_eq(smm_set_isa(isas[i]), SMM_OK);
         ck_assert_int_eq(smm_get_isa(&got), SMM_OK);
         ck_assert_int_eq(got, isas[i]);
-        ck_assert_str_ne(exact_sgemm_impl(), "unavailable");
-        ck_assert_int_gt((int)strlen(sketch_hamming_impl()), 0);
+        ck_assert_str_ne(exact_sgemm_kernel_name(), "unavailable");
+        ck_assert_int_gt((int)strlen(sketch_hamming_kernel_name()), 0);
+    }
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+/*
+ * The kernel-name rule of common.h: every *_kernel_name() starts with the
+ * smm_isa_name of the path whose kernel runs (the selected path, or one it
+ * falls back to: avx512 -> avx2 -> scalar, neon -> scalar), then nothing or
+ * "_" and a detail.
+ */
+static int follows_kernel_name_rule(const char *name, smm_isa selected)
+{
+    static const smm_isa paths[] = { SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+    for (int p = 0; p < 4; p++) {
+        const char *isa = smm_isa_name(paths[p]);
+        const size_t len = strlen(isa);
+        if (strncmp(name, isa, len) != 0 || (name[len] != '\0' && name[len] != '_'))
+            continue;
+        if (paths[p] == selected || paths[p] == SMM_ISA_SCALAR)
+            return 1;
+        return selected == SMM_ISA_AVX512 && paths[p] == SMM_ISA_AVX2;
+    }
+    return 0;
+}
+
+START_TEST(kernel_names_start_with_their_isa)
+{
+    smm_isa isas[4];
+    const int count = test_supported_isas(isas);
+    for (int i = 0; i < count; i++) {
+        ck_assert_int_eq(smm_set_isa(isas[i]), SMM_OK);
+        const char *names[5] = { exact_sgemm_kernel_name(), sketch_hamming_kernel_name(),
+                                 sketch_crosspolytope_kernel_name(), unary_kernel_name(), mat4_kernel_name() };
+        for (int k = 0; k < 5; k++)
+            ck_assert_msg(follows_kernel_name_rule(names[k], isas[i]), "path %s: kernel name %d is \"%s\"",
+                          smm_isa_name(isas[i]), k, names[k]);
+        /* exact_sgemm has a micro-kernel of its own on every path */
+        const char *isa = smm_isa_name(isas[i]);
+        ck_assert_int_eq(strncmp(exact_sgemm_kernel_name(), isa, strlen(isa)), 0);
     }
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
 }
@@ -179,6 +219,7 @@ int main(void)
     tcase_add_test(tc, isa_selection_and_errors);
     tcase_add_test(tc, isa_environment_override);
     tcase_add_test(tc, every_supported_isa_can_be_selected);
+    tcase_add_test(tc, kernel_names_start_with_their_isa);
     tcase_add_test(tc, thread_settings);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

@@ -312,11 +312,19 @@ static double reference_dot(const float *x, int64_t incx, const float *g, int64_
     return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
+/* Words of a SimHash code of `bits` bits in dimension d, from the public size query. */
+static int64_t simhash_code_words(int64_t d, int32_t bits)
+{
+    int64_t words = -1;
+    ck_assert_int_eq(sketch_code_words(SKETCH_SIMHASH, d, bits, &words), SMM_OK);
+    return words;
+}
+
 /* Codes (ldc words apart) from the documented definition. */
 static void reference_codes(smm_layout layout, int64_t n, int64_t d, const float *X, int64_t ldx,
                             int32_t bits, uint64_t seed, uint64_t *codes, int64_t ldc)
 {
-    const int64_t words = sketch_words(bits), ldg = max_i64(1, d);
+    const int64_t words = simhash_code_words(d, bits), ldg = max_i64(1, d);
     float *G = malloc((size_t)(bits * ldg) * sizeof(float));
     ck_assert_ptr_nonnull(G);
     ck_assert_int_eq(sketch_simhash_hyperplanes(bits, d, seed, G, ldg), SMM_OK);
@@ -465,7 +473,7 @@ START_TEST(test_codes_reproducible)
     const shape sh = repro_shapes[_i];
     const int64_t n = sh.n, d = sh.d;
     const int32_t bits = sh.bits;
-    const int64_t words = sketch_words(bits), ldc = words + 2;
+    const int64_t words = simhash_code_words(d, bits), ldc = words + 2;
     const uint64_t seed = 1000 + (uint64_t)_i;
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
@@ -534,7 +542,7 @@ START_TEST(test_codes_unused_bits_and_ldcodes)
     const int32_t bit_counts[] = { 1, 2, 63, 64, 65, 127, 129, 200 };
     for (size_t c = 0; c < sizeof bit_counts / sizeof bit_counts[0]; c++) {
         const int32_t bits = bit_counts[c];
-        const int64_t words = sketch_words(bits), ldc = words + 3;
+        const int64_t words = simhash_code_words(d, bits), ldc = words + 3;
         uint64_t codes[5 * 8];
         for (int k = 0; k < 5 * 8; k++)
             codes[k] = SENTINEL;
@@ -749,7 +757,7 @@ START_TEST(test_hamming_kernel_names)
     const int nisa = test_supported_isas(isas);
     for (int a = 0; a < nisa; a++) {
         ck_assert_int_eq(smm_set_isa(isas[a]), SMM_OK);
-        ck_assert_str_eq(sketch_hamming_impl(), hamming_row_kernel_name(isas[a]));
+        ck_assert_str_eq(sketch_hamming_kernel_name(), hamming_row_kernel_name(isas[a]));
     }
     test_restore_defaults();
 #if defined(__x86_64__)
@@ -762,7 +770,7 @@ START_TEST(test_hamming_kernel_names)
     const smm_isa missing = unsupported_isa();
     if (missing != SMM_ISA_AUTO) {
         smm_set_isa(missing);
-        ck_assert_str_eq(sketch_hamming_impl(), "unavailable");
+        ck_assert_str_eq(sketch_hamming_kernel_name(), "unavailable");
         test_restore_defaults();
     }
 }
@@ -938,13 +946,16 @@ END_TEST
 
 START_TEST(test_estimators)
 {
-    ck_assert_int_eq(sketch_words(1), 1);
-    ck_assert_int_eq(sketch_words(64), 1);
-    ck_assert_int_eq(sketch_words(65), 2);
-    ck_assert_int_eq(sketch_words(SKETCH_MAX_BITS), 1024);
-    ck_assert_int_eq(sketch_words(0), 0);
-    ck_assert_int_eq(sketch_words(-1), 0);
-    ck_assert_int_eq(sketch_words(SKETCH_MAX_BITS + 1), 0);
+    ck_assert_int_eq(simhash_code_words(8, 1), 1);
+    ck_assert_int_eq(simhash_code_words(8, 64), 1);
+    ck_assert_int_eq(simhash_code_words(8, 65), 2);
+    ck_assert_int_eq(simhash_code_words(8, SKETCH_MAX_BITS), 1024);
+    const int32_t bad_bits[3] = { 0, -1, SKETCH_MAX_BITS + 1 };
+    for (int b = 0; b < 3; b++) {
+        int64_t w = -3;
+        ck_assert_int_eq(sketch_code_words(SKETCH_SIMHASH, 8, bad_bits[b], &w), SMM_ERR_BAD_BITS);
+        ck_assert_int_eq(w, -3);
+    }
 
     ck_assert(sketch_angle_estimate(0, 64) == 0.0);
     ck_assert(fabs(sketch_angle_estimate(64, 64) - PI) < 1e-15);

@@ -40,7 +40,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from load_results import format_table, load_attributes, load_results, num_rows  # noqa: E402
 
-# The methods in the order of sketchmm/approx.h, each with one colour and marker.
+# The methods in the order of sketch_method (sketchmm/sketch.h), each with one colour and marker.
 METHODS = ["simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
            "gaussian_projection", "srht", "countsketch", "cr_sampling"]
 MARKERS = ["o", "s", "D", "^", "v", "<", ">", "P", "X", "*"]

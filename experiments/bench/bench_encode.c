@@ -35,7 +35,7 @@
 #define MAX_DIM 65536
 #define DEFAULT_N 4096
 #define DEFAULT_REPS 5
-#define FAMILIES 4
+#define FAMILIES 4 /* family f (array index) is method SKETCH_SIMHASH + f: simhash first */
 #define BENCH_PI 3.14159265358979323846
 
 typedef struct {
@@ -192,7 +192,7 @@ static void make_pairs(int64_t n, int64_t d, float *X, double *theta)
 }
 
 typedef struct {
-    sketch_family family;
+    sketch_method family;
     int64_t n, d;
     const float *X;
     int32_t bits;
@@ -292,7 +292,7 @@ int bench_encode_main(int argc, char **argv)
                 for (int f = 0; f < FAMILIES; f++) {
                     encode_call *c = &calls[f];
                     int64_t words = 0;
-                    c->family = (sketch_family)f;
+                    c->family = (sketch_method)(SKETCH_SIMHASH + f);
                     c->n = n;
                     c->d = d;
                     c->X = X;
@@ -314,7 +314,7 @@ int bench_encode_main(int argc, char **argv)
                             available[f] = 0;
                         } else if (c->status != SMM_OK) {
                             fprintf(stderr, "sketchmm_bench encode: %s d=%lld bits=%d: %s\n",
-                                    sketch_family_name(c->family), (long long)d, bits, smm_status_str(c->status));
+                                    sketch_method_name(c->family), (long long)d, bits, smm_status_str(c->status));
                             available[f] = 0;
                             status = BENCH_EXIT_FAILED;
                         }
@@ -335,7 +335,7 @@ int bench_encode_main(int argc, char **argv)
                 }
                 const double other = bench_contention_others(mark0, bench_contention_now());
                 for (int f = 0; f < FAMILIES; f++) {
-                    const char *name = sketch_family_name((sketch_family)f);
+                    const char *name = sketch_method_name(calls[f].family);
                     printf("%6lld %6d %4d %-19s ", (long long)d, bits, threads, name);
                     if (!available[f]) {
                         printf("%12s %9s %9s %8s %8s %7s ", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a");

@@ -54,7 +54,7 @@ void bench_hamming_help(FILE *out)
         "sketchmm_bench hamming [options]\n"
         "  All-pairs Hamming distances and top-k search: pairs/s (a pair is one query against one\n"
         "  code) of sketch_hamming_u16, sketch_hamming_u32 and sketch_hamming_topk on every ISA path\n"
-        "  this CPU runs (smm_set_isa; the kernel name is sketch_hamming_impl()), beside a plain C\n"
+        "  this CPU runs (smm_set_isa; the kernel name is sketch_hamming_kernel_name()), beside a plain C\n"
         "  loop (__builtin_popcountll, uint32 output, rows split among OpenMP threads) built for the\n"
         "  baseline CPU ('plain_c') and, on x86_64, with -mpopcnt ('plain_c_popcnt'). Random codes,\n"
         "  contiguous (ld = words), outputs written in full. Each contender runs once untimed (its\n"
@@ -341,7 +341,7 @@ int bench_hamming_main(int argc, char **argv)
             c.d32 = d32;
             for (int ii = 0; ii < nisa && status == 0; ii++) {
                 smm_set_isa(isas[ii]);
-                const char *kernel = sketch_hamming_impl();
+                const char *kernel = sketch_hamming_kernel_name();
                 for (int op = OP_U16; op <= OP_TOPK && status == 0; op++) {
                     c.op = op;
                     c.nb = op == OP_TOPK ? nt : n;

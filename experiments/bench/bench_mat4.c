@@ -305,7 +305,7 @@ int bench_mat4_main(int argc, char **argv)
         if (!smm_isa_supported(all_isas[ii]))
             continue;
         smm_set_isa(all_isas[ii]);
-        const char *kernel = mat4_impl();
+        const char *kernel = mat4_kernel_name();
         for (int op = 0; op < OP_COUNT && status == 0; op++)
             for (int batch = 0; batch <= 1 && status == 0; batch++) {
                 mat4_run r = { op, batch, 1, cfg.set, cfg.ops, data, 0 };

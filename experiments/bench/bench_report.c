@@ -89,7 +89,7 @@ int bench_print_setup(FILE *out)
     else
         fprintf(out, "TSC: none on this architecture (flops/cycle unavailable)\n");
     fprintf(out, "sketchmm %s: ISA path %s, exact_sgemm kernel %s\n", smm_version(), smm_isa_name(isa),
-            exact_sgemm_impl());
+            exact_sgemm_kernel_name());
     bench_print_load(out, "Start");
     return 0;
 }

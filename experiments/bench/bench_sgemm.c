@@ -583,7 +583,7 @@ static void report(const sgemm_problem *p, int threads, const sgemm_result *r, d
     bench_csv_number(csv, r->difference[1 + PEER_OPENBLAS]);
     bench_csv_number(csv, r->difference[1 + PEER_BLIS]);
     bench_csv_number(csv, others);
-    fprintf(csv, ",%s,%s,%s,%s\n", bench_isa_name(), exact_sgemm_impl(), peer_blas_kernel(p->peers[PEER_OPENBLAS]),
+    fprintf(csv, ",%s,%s,%s,%s\n", bench_isa_name(), exact_sgemm_kernel_name(), peer_blas_kernel(p->peers[PEER_OPENBLAS]),
             peer_blas_kernel(p->peers[PEER_BLIS]));
     fflush(csv);
 }

@@ -233,7 +233,7 @@ int bench_unary_main(int argc, char **argv)
             status = BENCH_EXIT_FAILED;
             break;
         }
-        const char *kernel = unary_impl();
+        const char *kernel = unary_kernel_name();
         for (int si = 0; si < cfg.nsizes && status == 0; si++) {
             const int64_t n = cfg.sizes[si], ld = n + cfg.pad;
             for (int ti = 0; ti < cfg.nthreads && status == 0; ti++) {

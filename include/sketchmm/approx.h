@@ -15,7 +15,8 @@
  * the product keeps: estimates whose error scales with |a_i| |b_j| are only
  * useful where it is large (report it with any error figure).
  *
- * Methods (approx_options.method)
+ * Methods (approx_options.method: the eight values of sketch_method, listed
+ * in sketchmm/sketch.h with sketch_method_name and sketch_method_uses_bits)
  *
  * Sketch families (sketchmm/sketch.h): each a_i and b_j gets a code of
  * opts->bits bits and its norm; C_ij ~ |a_i| |b_j| cos-estimate(code_i,
@@ -25,16 +26,16 @@
  * below) + m n (bits / 64) word operations. Error: the cosine estimate's
  * standard deviation times |a_i| |b_j|, independent of m, n and k; it falls
  * as 1 / sqrt(bits). For SimHash near cosine 0, sd(cos) ~ sqrt(2.47 / bits).
- *   APPROX_SIMHASH              dense Gaussian hyperplanes; sketching costs
+ *   SKETCH_SIMHASH              dense Gaussian hyperplanes; sketching costs
  *                               2 bits k flops per vector (SGEMM).
  *                               Var[theta-hat] = theta (pi - theta) / bits.
- *   APPROX_SIMHASH_ORTHOGONAL   hyperplanes orthonormalised in blocks
+ *   SKETCH_SIMHASH_ORTHOGONAL   hyperplanes orthonormalised in blocks
  *                               ("super-bit"): the same cost plus the
  *                               orthonormalisation; variance at most SimHash's.
- *   APPROX_SIMHASH_STRUCTURED   3 rounds of random signs and Walsh-Hadamard
+ *   SKETCH_SIMHASH_STRUCTURED   3 rounds of random signs and Walsh-Hadamard
  *                               transform: O(k log k) per vector and bits / K'
  *                               blocks (K' = k rounded up to a power of two).
- *   APPROX_CROSSPOLYTOPE        cross-polytope LSH on the same rotations; the
+ *   SKETCH_CROSSPOLYTOPE        cross-polytope LSH on the same rotations; the
  *                               cosine comes from the calibrated collision
  *                               table of sketch_crosspolytope_cosine_estimate.
  *
@@ -46,20 +47,20 @@
  * i, j the entry error has variance about (|a_i|^2 |b_j|^2 + C_ij^2) / s
  * (Gaussian; the others within small factors), so the relative Frobenius
  * error is about sqrt((1 + alignment^2) / (s alignment^2)) on aligned data.
- *   APPROX_GAUSSIAN_PROJECTION  S = G / sqrt(s), G i.i.d. N(0, 1) from (seed,
+ *   SKETCH_GAUSSIAN_PROJECTION  S = G / sqrt(s), G i.i.d. N(0, 1) from (seed,
  *                               row, column) through xxHash. Sketching:
  *                               2 k s flops per vector (SGEMM).
- *   APPROX_SRHT                 subsampled randomized Hadamard transform:
+ *   SKETCH_SRHT                 subsampled randomized Hadamard transform:
  *                               S = sqrt(K'/s) D H P / sqrt(K') with D random
  *                               signs, H the Walsh-Hadamard matrix of order K'
  *                               (k zero-padded to a power of two, the
  *                               library's FWHT) and P s coordinates drawn
  *                               uniformly with replacement. Sketching:
  *                               K' log2 K' additions per vector.
- *   APPROX_COUNTSKETCH          each coordinate t goes to bucket h(t) in 0..s-1
+ *   SKETCH_COUNTSKETCH          each coordinate t goes to bucket h(t) in 0..s-1
  *                               with sign sigma(t) (both from xxHash):
  *                               one pass over the vector, k additions.
- *   APPROX_CR_SAMPLING          column-row sampling (Drineas, Kannan, Mahoney
+ *   SKETCH_CR_SAMPLING          column-row sampling (Drineas, Kannan, Mahoney
  *                               2006): s indices t drawn with replacement with
  *                               probability p_t proportional to
  *                               |column t of op(A)| |row t of op(B)|, and
@@ -122,39 +123,21 @@
 #define SKETCHMM_APPROX_H
 
 #include "sketchmm/common.h"
+#include "sketchmm/sketch.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Approximation methods (see the top of this file). The numbers are stable. */
-typedef enum {
-    APPROX_SIMHASH = 1,
-    APPROX_SIMHASH_ORTHOGONAL = 2,
-    APPROX_SIMHASH_STRUCTURED = 3,
-    APPROX_CROSSPOLYTOPE = 4,
-    APPROX_GAUSSIAN_PROJECTION = 5,
-    APPROX_SRHT = 6,
-    APPROX_COUNTSKETCH = 7,
-    APPROX_CR_SAMPLING = 8
-} approx_method;
-
 /* Largest sketch dimension of the classical methods. */
 #define APPROX_MAX_SKETCH_DIM (1 << 20)
-
-/* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
- * "gaussian_projection", "srht", "countsketch", "cr_sampling", or NULL. */
-SMM_API const char *approx_method_name(approx_method method);
-
-/* 1 for the four sketch-family methods (sized by bits), 0 for the classical ones (sized by sketch_dim). */
-SMM_API int approx_method_uses_bits(approx_method method);
 
 /*
  * Options. Initialise with APPROX_OPTIONS_INIT or approx_options_init() and
  * change the fields you need; a NULL options pointer means the defaults.
  */
 typedef struct {
-    approx_method method;  /* default APPROX_SIMHASH */
+    sketch_method method;  /* any of sketch.h's eight (sketch_method_name); default SKETCH_SIMHASH */
     int32_t bits;          /* code length of the sketch families, 1..SKETCH_MAX_BITS; default 256 */
     int32_t sketch_dim;    /* s of the classical methods, 1..APPROX_MAX_SKETCH_DIM; default 64 */
     uint64_t seed;         /* seed of every random choice; default 0x5eed */
@@ -162,7 +145,7 @@ typedef struct {
     int32_t candidates;    /* top-k: candidates per row refined exactly (>= topk); 0 (default) means 10 topk */
 } approx_options;
 
-#define APPROX_OPTIONS_INIT { APPROX_SIMHASH, 256, 64, UINT64_C(0x5eed), 0, 0 }
+#define APPROX_OPTIONS_INIT { SKETCH_SIMHASH, 256, 64, UINT64_C(0x5eed), 0, 0 }
 
 /* Set *opts to the defaults above (no-op for NULL). */
 SMM_API void approx_options_init(approx_options *opts);

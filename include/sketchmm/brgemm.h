@@ -85,8 +85,9 @@ typedef struct brgemm_plan brgemm_plan;
  * brgemm_plan_create - check *desc and build a plan for it in *plan, on the
  * ISA path in use (smm_get_isa) at this call.
  *
- * Returns SMM_OK or, with *plan untouched: SMM_ERR_NULL_POINTER (desc or
- * plan NULL), SMM_ERR_BAD_LAYOUT, SMM_ERR_BAD_SIZE (m, n or k negative),
+ * Returns SMM_OK or, with *plan set to NULL (when plan itself is not NULL;
+ * the *_create rule of common.h): SMM_ERR_NULL_POINTER (desc or plan NULL),
+ * SMM_ERR_BAD_LAYOUT, SMM_ERR_BAD_SIZE (m, n or k negative),
  * SMM_ERR_BAD_LEADING_DIM, SMM_ERR_BAD_ARGUMENT (a negative batch stride),
  * SMM_ERR_OVERFLOW (a matrix's extent does not fit in the address space),
  * SMM_ERR_NO_MEMORY, or the ISA selection error of common.h.

@@ -9,6 +9,10 @@
  * - Functions return an smm_status. On any status other than SMM_OK the
  *   output arrays are left untouched. Nothing in the library aborts, exits or
  *   prints.
+ * - The *_create functions (approx_plan_create, brgemm_plan_create) return
+ *   their object through an output pointer `plan`: on any failure they set
+ *   *plan to NULL when plan itself is not NULL, so a failed create can be
+ *   followed by the matching *_free(*plan) unconditionally.
  * - Aliasing: where a function's header says an output must not overlap an
  *   input, it compares their memory spans (each from its first to its last
  *   element, padding between lines included) and returns
@@ -72,7 +76,7 @@ typedef enum {
     SMM_ERR_BAD_LAYOUT = 5,      /* layout is neither SMM_ROW_MAJOR nor SMM_COL_MAJOR */
     SMM_ERR_BAD_TRANS = 6,       /* a transpose flag is neither SMM_NO_TRANS nor SMM_TRANS */
     SMM_ERR_BAD_BITS = 7,        /* the sketch bit count is not supported */
-    SMM_ERR_BAD_METHOD = 8,      /* unknown approximation method */
+    SMM_ERR_BAD_METHOD = 8,      /* unknown sketch_method value, or one the call does not take (sketch.h) */
     SMM_ERR_BAD_ISA = 9,         /* unknown smm_isa value */
     SMM_ERR_ISA_UNAVAILABLE = 10,/* the requested ISA path is not available on this CPU/build */
     SMM_ERR_BAD_ENV = 11,        /* SKETCHMM_ISA or SKETCHMM_NUM_THREADS has a value that cannot be parsed */
@@ -102,8 +106,9 @@ SMM_API int smm_version_number(void);
  * SKETCHMM_ISA (scalar|avx2|avx512|neon, case-insensitive) when set and
  * otherwise the best path this CPU supports. A path may reuse another's kernel
  * for an operation it has no kernel of its own for (for example the AVX-512
- * path uses the AVX2 kernel where there is no AVX-512 one); the *_impl()
- * functions of each module name the kernel that actually runs.
+ * path uses the AVX2 kernel where there is no AVX-512 one); the
+ * *_kernel_name() functions of each module name the kernel that actually
+ * runs ("Kernel names" below).
  */
 typedef enum {
     SMM_ISA_AUTO = 0,
@@ -115,6 +120,20 @@ typedef enum {
 
 /* "auto", "scalar", "avx2", "avx512" or "neon"; NULL for an unknown value. */
 SMM_API const char *smm_isa_name(smm_isa isa);
+
+/*
+ * Kernel names. Each module's kernel-name query (exact_sgemm_kernel_name,
+ * sketch_hamming_kernel_name, sketch_crosspolytope_kernel_name,
+ * unary_kernel_name, mat4_kernel_name) returns, for the current ISA
+ * selection, the name of the kernel that runs: the name smm_isa_name gives
+ * the path that kernel belongs to ("scalar", "avx2", "avx512", "neon"),
+ * optionally followed by "_" and a detail (a register tile, an instruction):
+ * "avx512_12x32", "avx2_pshufb", "avx512_vpopcntdq", "neon_cnt", "scalar".
+ * A path that reuses a lower path's kernel (above) gives that kernel's name,
+ * so the name starts with the lower path's. The one other value is
+ * "unavailable", when the ISA selection failed (smm_set_isa, SKETCHMM_ISA).
+ * Never NULL.
+ */
 
 /* 1 when this CPU and this build can run path isa, else 0 (SMM_ISA_AUTO and SMM_ISA_SCALAR: always 1). */
 SMM_API int smm_isa_supported(smm_isa isa);

@@ -38,7 +38,7 @@ extern "C" {
  *   approx.h do check: SMM_ERR_NON_FINITE.)
  *
  * Implementation: BLIS-style cache blocking with packed A and B panels and a
- * register-tiled micro-kernel per ISA path (exact_sgemm_impl names it);
+ * register-tiled micro-kernel per ISA path (exact_sgemm_kernel_name names it);
  * products of at most about 4 million multiply-adds (160^3) on the AVX2 and
  * AVX-512 paths skip packing and run an unpacked kernel. Threads (OpenMP)
  * split the rows and columns of C, never k.
@@ -63,10 +63,12 @@ SMM_API smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans tr
                        float beta, float *C, int64_t ldc);
 
 /*
- * Name of the micro-kernel exact_sgemm runs on the current ISA path, for logs
- * (e.g. "avx2_fma_6x16"); "unavailable" when the ISA selection failed.
+ * Name of the micro-kernel exact_sgemm runs on the current ISA path, for logs:
+ * "scalar_4x8", "avx2_fma_6x16", "avx512_12x32" or "neon_8x12" (path, then
+ * register tile; the kernel-name rule of common.h), "unavailable" when the
+ * ISA selection failed.
  */
-SMM_API const char *exact_sgemm_impl(void);
+SMM_API const char *exact_sgemm_kernel_name(void);
 
 /*
  * Padded matrices.

@@ -7,7 +7,7 @@
  * 16 * count contiguous values, matrix t starting at index 16 * t.
  *
  * ISA path: every function runs the kernel of the process-wide path
- * (smm_set_isa / SKETCHMM_ISA, see common.h); mat4_impl() names it. The
+ * (smm_set_isa / SKETCHMM_ISA, see common.h); mat4_kernel_name() names it. The
  * SIMD multiply kernels use fused multiply-add, so their results may differ
  * from the scalar path in the last bits (each element is a 4-term dot
  * product; the difference is a few units in the last place); the SIMD
@@ -91,11 +91,11 @@ SMM_API smm_status mat4_copy_batch_f32(int64_t count, const float *src, float *d
 SMM_API smm_status mat4_copy_batch_f64(int64_t count, const double *src, double *dst);
 
 /*
- * The kernel family the current ISA path runs for the 4x4 multiply,
- * e.g. "mat4_scalar", "mat4_avx2", "mat4_avx512"; "unavailable" when the
- * ISA selection failed. Never NULL.
+ * The kernel family the current ISA path runs for the 4x4 multiply:
+ * "scalar", "avx2", "avx512" or "neon"; "unavailable" when the ISA
+ * selection failed (the kernel-name rule of common.h). Never NULL.
  */
-SMM_API const char *mat4_impl(void);
+SMM_API const char *mat4_kernel_name(void);
 
 #ifdef __cplusplus
 }

@@ -14,10 +14,11 @@
  *   cosine estimate cos(pi * h / bits).
  *
  * Code layout (the one bit order of the library)
- *   A code of `bits` bits occupies sketch_words(bits) = ceil(bits / 64)
- *   uint64_t words. Bit b lives in word b / 64 at bit position b % 64 (value
- *   1 << (b % 64)). Unused high bits of the last word are 0. A set of n codes
- *   is stored code after code, code i starting at word i * ldcodes.
+ *   A code of `bits` bits occupies ceil(bits / 64) uint64_t words (the
+ *   words sketch_code_words(SKETCH_SIMHASH, d, bits, &words) gives). Bit b
+ *   lives in word b / 64 at bit position b % 64 (value 1 << (b % 64)).
+ *   Unused high bits of the last word are 0. A set of n codes is stored code
+ *   after code, code i starting at word i * ldcodes.
  *
  * Reproducibility
  *   Codes depend only on (vectors, bits, seed): they are bit-identical for
@@ -42,9 +43,6 @@ extern "C" {
 
 /* Largest supported code length in bits (Hamming distances fit in uint16_t). */
 #define SKETCH_MAX_BITS 65535
-
-/* Words per code: ceil(bits / 64), or 0 when bits is outside 1..SKETCH_MAX_BITS. */
-SMM_API int64_t sketch_words(int32_t bits);
 
 /*
  * sketch_simhash_hyperplanes - write the `bits` hyperplanes of `seed` in
@@ -75,10 +73,10 @@ SMM_API smm_status sketch_simhash_hyperplanes(int32_t bits, int64_t d, uint64_t 
  * X is n x d in `layout` with leading dimension ldx (as in exact_sgemm: for
  * SMM_ROW_MAJOR ldx >= max(1, d), for SMM_COL_MAJOR ldx >= max(1, n)); vector i
  * is row i. codes receives n codes, code i at codes + i * ldcodes, with
- * ldcodes >= sketch_words(bits). norms, when not NULL, receives the n norms
+ * ldcodes >= ceil(bits / 64). norms, when not NULL, receives the n norms
  * ||x_i||_2 (the square root of the sum of x_t^2 accumulated in double in
  * increasing t, rounded to float). A zero vector (every vector when d == 0)
- * gets the all-zero code and norm 0. Only the words 0 .. sketch_words(bits) - 1
+ * gets the all-zero code and norm 0. Only the words 0 .. ceil(bits / 64) - 1
  * of each code are written. X may be NULL when n * d == 0, codes when n == 0.
  *
  * Returns SMM_OK or, leaving codes and norms untouched: SMM_ERR_BAD_LAYOUT,
@@ -156,8 +154,12 @@ SMM_API smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t ld
                                int64_t words, int64_t k,
                                int64_t *idx, uint32_t *dist, int64_t ldk);
 
-/* Name of the Hamming kernel the current ISA path runs (e.g. "avx512_vpopcntdq"). */
-SMM_API const char *sketch_hamming_impl(void);
+/*
+ * Name of the Hamming kernel the current ISA path runs: "scalar",
+ * "avx2_pshufb", "avx512_vpopcntdq" or "neon_cnt" (the kernel-name rule of
+ * common.h; the AVX-512 path without AVX512_VPOPCNTDQ runs "avx2_pshufb").
+ */
+SMM_API const char *sketch_hamming_kernel_name(void);
 
 /*
  * Estimates from a SimHash Hamming distance h between two codes of `bits`
@@ -175,28 +177,54 @@ SMM_API double sketch_cosine_estimate(int64_t h, int32_t bits);
 SMM_API double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, double norm_b);
 
 /* ------------------------------------------------------------------------
- * Sketch families (one encoder, sketch_encode, for all of them)
+ * Sketch methods: one enum for the sketch families of this header (one
+ * encoder, sketch_encode, for all of them) and for the linear sketches that
+ * approx.h uses besides them. The numbers are stable.
  *
- * SKETCH_SIMHASH             dense Gaussian hyperplanes, as sketch_simhash_encode.
- * SKETCH_SIMHASH_ORTHOGONAL  "super-bit": the same hyperplanes orthogonalised in
- *                            blocks of min(d, bits) rows.
- * SKETCH_SIMHASH_STRUCTURED  sign bits of HD-rotations (3 rounds of random +-1
- *                            diagonal and fast Walsh-Hadamard transform) of the
- *                            vector zero-padded to a power of two; O(d log d).
- * SKETCH_CROSSPOLYTOPE       cross-polytope LSH (Andoni et al. 2015): hash =
- *                            index of the largest |coordinate| of an
- *                            HD-rotation, with its sign; several hashes per
- *                            code, packed in fields.
+ * Codes, sized in bits (sketch_encode, sketch_code_words; approx_sgemm
+ * estimates from them):
+ * SKETCH_SIMHASH              dense Gaussian hyperplanes, as sketch_simhash_encode.
+ * SKETCH_SIMHASH_ORTHOGONAL   "super-bit": the same hyperplanes orthogonalised in
+ *                             blocks of min(d, bits) rows.
+ * SKETCH_SIMHASH_STRUCTURED   sign bits of HD-rotations (3 rounds of random +-1
+ *                             diagonal and fast Walsh-Hadamard transform) of the
+ *                             vector zero-padded to a power of two; O(d log d).
+ * SKETCH_CROSSPOLYTOPE        cross-polytope LSH (Andoni et al. 2015): hash =
+ *                             index of the largest |coordinate| of an
+ *                             HD-rotation, with its sign; several hashes per
+ *                             code, packed in fields.
  * The SimHash families share SimHash's code layout and Hamming estimators; the
  * cross-polytope family has its own field layout (sketch_crosspolytope_layout)
  * and estimator. Details of each are documented at its functions below.
+ *
+ * Linear sketches, sized by the sketch dimension s (approx_options.sketch_dim),
+ * used by approx.h only (its top comment has their math); sketch_encode and
+ * sketch_code_words return SMM_ERR_BAD_METHOD for them:
+ * SKETCH_GAUSSIAN_PROJECTION  a dense i.i.d. Gaussian k x s sketch matrix.
+ * SKETCH_SRHT                 subsampled randomized Hadamard transform.
+ * SKETCH_COUNTSKETCH          each coordinate into one of s buckets, with a
+ *                             random sign.
+ * SKETCH_CR_SAMPLING          column-row sampling: s columns of op(A) and rows
+ *                             of op(B), drawn by their norms.
  * ------------------------------------------------------------------------ */
 typedef enum {
-    SKETCH_SIMHASH = 0,
-    SKETCH_SIMHASH_ORTHOGONAL = 1,
-    SKETCH_SIMHASH_STRUCTURED = 2,
-    SKETCH_CROSSPOLYTOPE = 3
-} sketch_family;
+    SKETCH_SIMHASH = 1,
+    SKETCH_SIMHASH_ORTHOGONAL = 2,
+    SKETCH_SIMHASH_STRUCTURED = 3,
+    SKETCH_CROSSPOLYTOPE = 4,
+    SKETCH_GAUSSIAN_PROJECTION = 5,
+    SKETCH_SRHT = 6,
+    SKETCH_COUNTSKETCH = 7,
+    SKETCH_CR_SAMPLING = 8
+} sketch_method;
+
+/* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
+ * "gaussian_projection", "srht", "countsketch", "cr_sampling", or NULL. */
+SMM_API const char *sketch_method_name(sketch_method method);
+
+/* 1 for the four code methods SKETCH_SIMHASH .. SKETCH_CROSSPOLYTOPE (sized by bits), 0 for the linear
+ * sketches (sized by the sketch dimension) and for unknown values. */
+SMM_API int sketch_method_uses_bits(sketch_method method);
 
 /*
  * The SimHash families in detail. All three produce `bits` sign bits in the
@@ -204,7 +232,7 @@ typedef enum {
  * bits of the last word 0), are estimated by sketch_angle_estimate /
  * sketch_cosine_estimate / sketch_dot_estimate on their Hamming distances,
  * give zero vectors the all-zero code, and produce codes that depend only on
- * (family, vectors, bits, seed): bit-identical for every thread count, ISA
+ * (method, vectors, bits, seed): bit-identical for every thread count, ISA
  * path and layout, and on every IEEE-754 platform.
  *
  * SKETCH_SIMHASH: bit b = [<x, g_b> > 0] with g_b the Gaussian hyperplanes of
@@ -247,27 +275,26 @@ typedef enum {
  *   hyperplanes. Norms are computed in the same pass over the vectors.
  */
 
-/* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope", or NULL. */
-SMM_API const char *sketch_family_name(sketch_family family);
-
 /*
  * sketch_code_words - size query: *words = the uint64_t words one code of
- * `family` takes for vectors of dimension d and a budget of `bits` bits.
- * Returns SMM_OK, SMM_ERR_BAD_METHOD (unknown family), SMM_ERR_BAD_SIZE
- * (d < 0, or d too large for the family), SMM_ERR_BAD_BITS,
+ * `method` takes for vectors of dimension d and a budget of `bits` bits
+ * (SimHash families: ceil(bits / 64)).
+ * Returns SMM_OK, SMM_ERR_BAD_METHOD (a linear sketch or an unknown value),
+ * SMM_ERR_BAD_SIZE (d < 0, or d too large for the family), SMM_ERR_BAD_BITS,
  * SMM_ERR_NULL_POINTER (words NULL).
  */
-SMM_API smm_status sketch_code_words(sketch_family family, int64_t d, int32_t bits, int64_t *words);
+SMM_API smm_status sketch_code_words(sketch_method method, int64_t d, int32_t bits, int64_t *words);
 
 /*
  * sketch_encode - codes (and optionally norms) of the n rows of X for any
- * family: the arguments of sketch_simhash_encode, with ldcodes >= the words
- * of sketch_code_words. Codes depend only on (family, vectors, bits, seed):
- * bit-identical for every thread count and ISA path. Zero vectors get the
- * all-zero code (every family) and norm 0. Same statuses as
- * sketch_simhash_encode, plus SMM_ERR_BAD_METHOD.
+ * code method: the arguments of sketch_simhash_encode, with ldcodes >= the
+ * words of sketch_code_words. Codes depend only on (method, vectors, bits,
+ * seed): bit-identical for every thread count and ISA path. Zero vectors get
+ * the all-zero code (every family) and norm 0. Same statuses as
+ * sketch_simhash_encode, plus SMM_ERR_BAD_METHOD (a linear sketch or an
+ * unknown value).
  */
-SMM_API smm_status sketch_encode(sketch_family family, smm_layout layout, int64_t n, int64_t d,
+SMM_API smm_status sketch_encode(sketch_method method, smm_layout layout, int64_t n, int64_t d,
                          const float *X, int64_t ldx, int32_t bits, uint64_t seed,
                          uint64_t *codes, int64_t ldcodes, float *norms);
 
@@ -348,8 +375,13 @@ SMM_API smm_status sketch_crosspolytope_matches(int64_t d, int32_t bits,
                                         int64_t nb, const uint64_t *b, int64_t ldb,
                                         uint16_t *matches, int64_t ldm);
 
-/* Name of the match kernel the current ISA path runs ("scalar", "avx2", "avx512_vpopcntdq"). */
-SMM_API const char *sketch_crosspolytope_matches_impl(void);
+/*
+ * Name of the match kernel sketch_crosspolytope_matches runs on the current
+ * ISA path: "scalar", "avx2" or "avx512_vpopcntdq" (the kernel-name rule of
+ * common.h; the AVX-512 path without AVX512_VPOPCNTDQ runs "avx2", the NEON
+ * path "scalar").
+ */
+SMM_API const char *sketch_crosspolytope_kernel_name(void);
 
 /*
  * Calibration

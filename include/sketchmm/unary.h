@@ -68,12 +68,12 @@ SMM_API smm_status unary_apply(unary_op op, smm_layout layout, smm_trans trans, 
                        int64_t lda, float *B, int64_t ldb);
 
 /*
- * The kernel family unary_apply runs on the current ISA path:
- * "unary_scalar", "unary_avx2" or "unary_avx512" (the NEON path has no
- * kernels of its own yet and runs "unary_scalar"), or "unavailable" when the
- * ISA selection failed. Never NULL.
+ * The kernel family unary_apply runs on the current ISA path: "scalar",
+ * "avx2" or "avx512" (the NEON path has no kernels of its own yet and runs
+ * "scalar"), or "unavailable" when the ISA selection failed (the kernel-name
+ * rule of common.h). Never NULL.
  */
-SMM_API const char *unary_impl(void);
+SMM_API const char *unary_kernel_name(void);
 
 /* "zero", "identity", "relu"; NULL for an unknown value. */
 SMM_API const char *unary_op_name(unary_op op);

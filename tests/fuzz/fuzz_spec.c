@@ -156,15 +156,15 @@ static void check_config(const sweep_config *c)
                c->data_file != NULL ? c->data_file : "NULL");
     FUZZ_CHECK(c->nmethods >= 1 && c->nmethods <= SWEEP_NUM_METHODS, "%d methods", c->nmethods);
     for (int i = 0; i < c->nmethods; i++) {
-        approx_method m = c->methods[i];
-        FUZZ_CHECK(approx_method_name(m) != NULL, "method %d", (int)m);
-        int64_t hi = approx_method_uses_bits(m) ? SKETCH_MAX_BITS : APPROX_MAX_SKETCH_DIM;
+        sketch_method m = c->methods[i];
+        FUZZ_CHECK(sketch_method_name(m) != NULL, "method %d", (int)m);
+        int64_t hi = sketch_method_uses_bits(m) ? SKETCH_MAX_BITS : APPROX_MAX_SKETCH_DIM;
         if (c->modes & SWEEP_MODE_DENSE)
             FUZZ_CHECK(list_in(sweep_sizes(c, SWEEP_MODE_DENSE, m), 1, hi), "dense sizes of %s",
-                       approx_method_name(m));
+                       sketch_method_name(m));
         if (c->modes & SWEEP_MODE_TOPK)
             FUZZ_CHECK(list_in(sweep_sizes(c, SWEEP_MODE_TOPK, m), 1, hi), "top-k sizes of %s",
-                       approx_method_name(m));
+                       sketch_method_name(m));
     }
     FUZZ_CHECK(c->nseeds >= 1 && c->nseeds <= SWEEP_MAX_LIST, "%d seeds", c->nseeds);
     FUZZ_CHECK(list_in(&c->threads, 0, SMM_MAX_THREADS), "threads");
