@@ -196,9 +196,9 @@ static code_distances distances_of(const smm_context *ctx, const codes_b_state *
 {
     code_distances d = { b, NULL, NULL };
     if (b->method == SKETCH_CROSSPOLYTOPE)
-        d.matches = cp_match_row_kernel(ctx->isa);
+        d.matches = cp_match_kernels_for(ctx->isa)->row;
     else
-        d.hamming = hamming_panel_kernel(ctx->isa);
+        d.hamming = hamming_kernels_for(ctx->isa)->panel;
     return d;
 }
 

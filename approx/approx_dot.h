@@ -5,13 +5,15 @@
  * increasing t: enough independent sums to keep two FMA units busy), then
  * the lanes added pairwise: lane l + lane l + 8, then l + 4, l + 2, l + 1.
  * A fused multiply-add of an exact product rounds like the separate add, so
- * every kernel gives the same bits. The scalar kernel is the reference.
+ * every kernel gives the same bits. The scalar kernel (approx_dot_scalar.c)
+ * is the reference.
  */
 #ifndef APPROX_DOT_H
 #define APPROX_DOT_H
 
 #include <stdint.h>
 
+#include "common/smm_dispatch.h"
 #include "common/smm_runtime.h"
 
 typedef double (*approx_dot_fn)(const float *x, const float *y, int64_t k);
@@ -22,8 +24,14 @@ double approx_dot_avx2(const float *x, const float *y, int64_t k);
 double approx_dot_avx512(const float *x, const float *y, int64_t k);
 #endif
 
-/* The kernel of ISA path isa (scalar for NEON and unknown paths). */
-approx_dot_fn approx_dot_kernel(smm_isa isa);
+/* The kernel of one ISA path: a row of the table of approx_dot.c (common/smm_dispatch.h). */
+typedef struct {
+    smm_kernel_head head; /* "scalar", "avx2" or "avx512" */
+    approx_dot_fn dot;
+} approx_dot_kernels;
+
+/* The row of path isa (never NULL; NEON and SMM_ISA_AUTO give the scalar row). */
+const approx_dot_kernels *approx_dot_kernels_for(smm_isa isa);
 
 #define APPROX_DOT_LANES 16
 

@@ -39,7 +39,7 @@ smm_status approx_refine(const smm_context *ctx, const approx_vectors *rows_a, c
     const int gather_a = rows_a->layout != SMM_ROW_MAJOR;
     float *a_batch = gather_a ? smm_aligned_alloc((size_t)batch * (size_t)k * sizeof(float)) : NULL;
     smm_status s = start && order && exact && best && tmp && (a_batch || !gather_a) ? SMM_OK : SMM_ERR_NO_MEMORY;
-    const approx_dot_fn dot = approx_dot_kernel(ctx->isa);
+    const approx_dot_fn dot = approx_dot_kernels_for(ctx->isa)->dot;
 
     for (int64_t i0 = 0; i0 < m && s == SMM_OK; i0 += batch) {
         const int64_t rows = m - i0 < batch ? m - i0 : batch;

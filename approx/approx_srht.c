@@ -19,7 +19,7 @@
  * power of two 2^(1-e) that brings max |x_t| = f 2^e, f in [0.5, 1), into
  * [1, 2) and zero-padded (hd_scale_pad), so that the FWHT's growth by up to
  * K cannot overflow; the FWHT runs with D's sign flips fused
- * (fwht_flip_kernel of ctx->isa); the sampled coordinates are multiplied by
+ * (the row of hd_kernels_for(ctx->isa)); the sampled coordinates are multiplied by
  * 2^(e-1) / sqrt(s) in double and rounded once to float. Every kernel does
  * the same float operations, so the sketch is bit-identical on every ISA
  * path and thread count.
@@ -101,8 +101,9 @@ static smm_status srht_apply(const smm_context *ctx, const void *sketch, const a
     if (status != SMM_OK)
         return status;
 
-    const fwht_flip_fn fwht = fwht_flip_kernel(ctx->isa);
-    const scale_pad_fn scale_pad = scale_pad_kernel(ctx->isa);
+    const hd_kernels *hd = hd_kernels_for(ctx->isa);
+    const fwht_flip_fn fwht = hd->fwht;
+    const scale_pad_fn scale_pad = hd->scale_pad;
     const int64_t row_step = v->layout == SMM_ROW_MAJOR ? v->ld : 1; /* vector i at data + i * row_step */
     const int64_t elem_step = v->layout == SMM_ROW_MAJOR ? 1 : v->ld;
     const double inv_sqrt_s = 1.0 / sqrt((double)s);

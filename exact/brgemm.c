@@ -59,26 +59,32 @@ struct brgemm_plan {
     char name[256];
 };
 
-static const brgemm_kernel_set *kernels_for(smm_isa isa)
-{
-    switch (isa) {
+/* The kernel table (common/smm_dispatch.h): one row per path with tiles of its own. */
+static const brgemm_kernels table[SMM_ISA_COUNT] = {
+    [SMM_ISA_SCALAR] = { { "scalar", 0 }, BRGEMM_SCALAR_VL, 2, { BRGEMM_SCALAR_NB_MAX_1, BRGEMM_SCALAR_NB_MAX_2 },
+                         brgemm_tile_scalar, NULL },
 #if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return &brgemm_kernels_avx2;
-    case SMM_ISA_AVX512:
-        return &brgemm_kernels_avx512;
+    [SMM_ISA_AVX2] = { { "avx2", 0 }, BRGEMM_AVX2_VL, 2, { BRGEMM_AVX2_NB_MAX_1, BRGEMM_AVX2_NB_MAX_2 },
+                       brgemm_tile_avx2, brgemm_rank1_avx2 },
+    [SMM_ISA_AVX512] = { { "avx512", 0 }, BRGEMM_AVX512_VL, 4,
+                         { BRGEMM_AVX512_NB_MAX_1, BRGEMM_AVX512_NB_MAX_2, BRGEMM_AVX512_NB_MAX_3,
+                           BRGEMM_AVX512_NB_MAX_4 },
+                         brgemm_tile_avx512, brgemm_rank1_avx512 },
 #endif
 #if defined(__aarch64__)
-    case SMM_ISA_NEON:
-        return &brgemm_kernels_neon;
+    [SMM_ISA_NEON] = { { "neon", 0 }, BRGEMM_NEON_VL, 4,
+                       { BRGEMM_NEON_NB_MAX_1, BRGEMM_NEON_NB_MAX_2, BRGEMM_NEON_NB_MAX_3, BRGEMM_NEON_NB_MAX_4 },
+                       brgemm_tile_neon, NULL },
 #endif
-    default:
-        return &brgemm_kernels_scalar;
-    }
+};
+
+const brgemm_kernels *brgemm_kernels_for(smm_isa isa)
+{
+    return SMM_KERNELS_FOR(table, isa);
 }
 
 /* Cut n columns into blocks of at most nb_max, as even as the count allows. */
-static void band_init(brgemm_band *band, const brgemm_kernel_set *ks, int64_t rows, int64_t n)
+static void band_init(brgemm_band *band, const brgemm_kernels *ks, int64_t rows, int64_t n)
 {
     const int mv = (int)((rows + ks->vl - 1) / ks->vl);
     const int64_t nb_max = ks->nb_max[mv - 1];
@@ -193,7 +199,7 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
     p->b_bytes = (size_t)span_of(d.k, p->n, p->args.ldb) * sizeof(float);
     p->c_bytes = (size_t)span_of(p->m, p->n, p->args.ldc) * sizeof(float);
 
-    const brgemm_kernel_set *ks = kernels_for(ctx.isa);
+    const brgemm_kernels *ks = brgemm_kernels_for(ctx.isa); /* the plan's row, resolved once */
     p->rank1 = d.k == 1 ? ks->rank1 : NULL;
     p->band_rows = (int64_t)ks->vl * ks->mv_max;
     int len = snprintf(p->name, sizeof p->name,
@@ -202,7 +208,7 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
                        d.layout == SMM_ROW_MAJOR ? "row" : "col", (long long)d.m, (long long)d.n,
                        (long long)d.k, (long long)d.lda, (long long)d.ldb, (long long)d.ldc,
                        (long long)d.stride_a, (long long)d.stride_b, (double)d.alpha, (double)d.beta,
-                       ks->name);
+                       ks->head.name);
     if (p->m > 0 && p->n > 0) {
         p->bands = (p->m + p->band_rows - 1) / p->band_rows;
         if (p->bands > 1)

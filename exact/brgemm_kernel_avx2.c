@@ -18,9 +18,8 @@
 #include "brgemm_kernels.h"
 #include "brgemm_tile_table.h"
 
-#define VL 8
-#define NB_MAX_1 12
-#define NB_MAX_2 6
+#define VL BRGEMM_AVX2_VL
+#define NB_MAX_1 BRGEMM_AVX2_NB_MAX_1
 #define BASES ((NB_MAX_1 + 2) / 3)
 
 /* Lanes 0 .. live-1 on (live in 1..8). */
@@ -164,12 +163,12 @@ static inline __attribute__((always_inline)) void rank1_mode(const int mode, con
 #undef REST_BAND
 }
 
-static void rank1(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b, float *C)
+void brgemm_rank1_avx2(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b, float *C)
 {
     BRGEMM_BY_UPDATE_MODE(g, rank1_mode, g, m, n, a, b, C);
 }
 
-/* One instance per (kind, MV, NB), and the table tile_for reads them from. */
+/* One instance per (kind, MV, NB) to the bounds of brgemm_kernels.h, and the table brgemm_tile_avx2 reads. */
 BRGEMM_TILES_12(0, 1) BRGEMM_TILES_6(0, 2)
 BRGEMM_TILES_12(1, 1) BRGEMM_TILES_6(1, 2)
 
@@ -178,9 +177,7 @@ static const brgemm_tile_fn tiles[2][2][NB_MAX_1] = {
     { { BRGEMM_ROW_12(1, 1) }, { BRGEMM_ROW_6(1, 2) } },
 };
 
-static brgemm_tile_fn tile_for(int kind, int mv, int nb)
+brgemm_tile_fn brgemm_tile_avx2(int kind, int mv, int nb)
 {
     return tiles[kind][mv - 1][nb - 1];
 }
-
-const brgemm_kernel_set brgemm_kernels_avx2 = { "avx2", VL, 2, { NB_MAX_1, NB_MAX_2, 0, 0 }, tile_for, rank1 };

@@ -20,11 +20,8 @@
 #include "brgemm_kernels.h"
 #include "brgemm_tile_table.h"
 
-#define VL 16
-#define NB_MAX_1 24
-#define NB_MAX_2 12
-#define NB_MAX_3 8
-#define NB_MAX_4 6
+#define VL BRGEMM_AVX512_VL
+#define NB_MAX_1 BRGEMM_AVX512_NB_MAX_1
 #define BASES ((NB_MAX_1 + 2) / 3)
 
 static inline __attribute__((always_inline)) __m512 update(const int mode, __m512 acc, __m512 c, __m512 valpha,
@@ -216,12 +213,12 @@ static inline __attribute__((always_inline)) void rank1_mode(const int mode, con
 #undef REST_BAND
 }
 
-static void rank1(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b, float *C)
+void brgemm_rank1_avx512(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b, float *C)
 {
     BRGEMM_BY_UPDATE_MODE(g, rank1_mode, g, m, n, a, b, C);
 }
 
-/* One instance per (kind, MV, NB), and the table tile_for reads them from. */
+/* One instance per (kind, MV, NB) to the bounds of brgemm_kernels.h, and the table brgemm_tile_avx512 reads. */
 #define TILES_KIND(K) BRGEMM_TILES_24(K, 1) BRGEMM_TILES_12(K, 2) BRGEMM_TILES_8(K, 3) BRGEMM_TILES_6(K, 4)
 TILES_KIND(0)
 TILES_KIND(1)
@@ -229,11 +226,7 @@ TILES_KIND(1)
 #define KIND_TABLE(K) { { BRGEMM_ROW_24(K, 1) }, { BRGEMM_ROW_12(K, 2) }, { BRGEMM_ROW_8(K, 3) }, { BRGEMM_ROW_6(K, 4) } }
 static const brgemm_tile_fn tiles[2][BRGEMM_MAX_MV][NB_MAX_1] = { KIND_TABLE(0), KIND_TABLE(1) };
 
-static brgemm_tile_fn tile_for(int kind, int mv, int nb)
+brgemm_tile_fn brgemm_tile_avx512(int kind, int mv, int nb)
 {
     return tiles[kind][mv - 1][nb - 1];
 }
-
-const brgemm_kernel_set brgemm_kernels_avx512 = {
-    "avx512", VL, 4, { NB_MAX_1, NB_MAX_2, NB_MAX_3, NB_MAX_4 }, tile_for, rank1
-};

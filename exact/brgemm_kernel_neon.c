@@ -14,11 +14,8 @@
 #include "brgemm_kernels.h"
 #include "brgemm_tile_table.h"
 
-#define VL 4
-#define NB_MAX_1 16
-#define NB_MAX_2 12
-#define NB_MAX_3 8
-#define NB_MAX_4 6
+#define VL BRGEMM_NEON_VL
+#define NB_MAX_1 BRGEMM_NEON_NB_MAX_1
 
 /* The first `live` (1..4) floats of p, zeros after them. */
 static inline float32x4_t load_part(const float *p, int live)
@@ -96,7 +93,7 @@ static inline __attribute__((always_inline)) void tile_rows(const int kind, cons
 
 BRGEMM_TILE_BY_FULL(VL)
 
-/* One instance per (kind, MV, NB), and the table tile_for reads them from. */
+/* One instance per (kind, MV, NB) to the bounds of brgemm_kernels.h, and the table brgemm_tile_neon reads. */
 #define TILES_KIND(K) BRGEMM_TILES_16(K, 1) BRGEMM_TILES_12(K, 2) BRGEMM_TILES_8(K, 3) BRGEMM_TILES_6(K, 4)
 TILES_KIND(0)
 TILES_KIND(1)
@@ -104,11 +101,7 @@ TILES_KIND(1)
 #define KIND_TABLE(K) { { BRGEMM_ROW_16(K, 1) }, { BRGEMM_ROW_12(K, 2) }, { BRGEMM_ROW_8(K, 3) }, { BRGEMM_ROW_6(K, 4) } }
 static const brgemm_tile_fn tiles[2][BRGEMM_MAX_MV][NB_MAX_1] = { KIND_TABLE(0), KIND_TABLE(1) };
 
-static brgemm_tile_fn tile_for(int kind, int mv, int nb)
+brgemm_tile_fn brgemm_tile_neon(int kind, int mv, int nb)
 {
     return tiles[kind][mv - 1][nb - 1];
 }
-
-const brgemm_kernel_set brgemm_kernels_neon = {
-    "neon", VL, 4, { NB_MAX_1, NB_MAX_2, NB_MAX_3, NB_MAX_4 }, tile_for, NULL
-};

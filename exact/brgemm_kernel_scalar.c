@@ -11,8 +11,8 @@
 #include "brgemm_kernels.h"
 #include "brgemm_tile_table.h"
 
-#define ROWS_MAX 8
-#define NB_MAX 4
+#define ROWS_MAX (2 * BRGEMM_SCALAR_VL)
+#define NB_MAX BRGEMM_SCALAR_NB_MAX_1
 
 static inline __attribute__((always_inline)) void
 tile(const int kind, const int mv, const int nb, const brgemm_args *g, int rows, const brgemm_batch *bt, float *C)
@@ -49,10 +49,8 @@ BRGEMM_TILES_4(0, 1) BRGEMM_TILES_4(1, 1)
 static const brgemm_tile_fn tiles[2][NB_MAX] = { { BRGEMM_ROW_4(0, 1) }, { BRGEMM_ROW_4(1, 1) } };
 
 /* The row count is a run-time bound here, so every vector count shares one instance. */
-static brgemm_tile_fn tile_for(int kind, int mv, int nb)
+brgemm_tile_fn brgemm_tile_scalar(int kind, int mv, int nb)
 {
     (void)mv;
     return tiles[kind][nb - 1];
 }
-
-const brgemm_kernel_set brgemm_kernels_scalar = { "scalar", 4, 2, { NB_MAX, NB_MAX, 0, 0 }, tile_for, NULL };

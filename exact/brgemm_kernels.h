@@ -18,11 +18,16 @@
  * (fused multiply-add on the SIMD paths), then c := alpha * acc
  * (beta == 0) or beta * c + alpha * acc.
  * batch >= 1 and k >= 1 (brgemm.c handles the empty cases).
+ * The portable tiles (brgemm_kernel_scalar.c: separate multiplies and adds)
+ * are the scalar row and the twin the tests compare every SIMD tile and
+ * rank-1 kernel with: the same bits where products and sums are exact.
  */
 #ifndef EXACT_BRGEMM_KERNELS_H
 #define EXACT_BRGEMM_KERNELS_H
 
 #include <stdint.h>
+
+#include "common/smm_dispatch.h"
 
 /* What stays fixed from one tile to the next in one execution. */
 typedef struct {
@@ -109,27 +114,61 @@ static inline int brgemm_update_mode(const brgemm_args *g)
 enum { BRGEMM_KIND_STRIDED = 0, BRGEMM_KIND_POINTERS = 1 };
 
 /*
- * The tile kernels of one ISA path: vl floats per vector, at most mv_max
- * vectors per tile (mv_max * vl rows), and for mv vectors at most
+ * The tile geometry of each path: VL floats per vector and, for tiles of
+ * mv vectors of rows, at most NB_MAX_<mv> columns. A path's kernel file
+ * stamps its instances to these bounds; its row of the kernel table
+ * (brgemm.c) gives them to the planner.
+ */
+#define BRGEMM_SCALAR_VL 4 /* the portable tiles take any row count: blocks of up to 2 x 4 = 8 rows */
+#define BRGEMM_SCALAR_NB_MAX_1 4
+#define BRGEMM_SCALAR_NB_MAX_2 4
+#define BRGEMM_AVX2_VL 8
+#define BRGEMM_AVX2_NB_MAX_1 12
+#define BRGEMM_AVX2_NB_MAX_2 6
+#define BRGEMM_AVX512_VL 16
+#define BRGEMM_AVX512_NB_MAX_1 24
+#define BRGEMM_AVX512_NB_MAX_2 12
+#define BRGEMM_AVX512_NB_MAX_3 8
+#define BRGEMM_AVX512_NB_MAX_4 6
+#define BRGEMM_NEON_VL 4
+#define BRGEMM_NEON_NB_MAX_1 16
+#define BRGEMM_NEON_NB_MAX_2 12
+#define BRGEMM_NEON_NB_MAX_3 8
+#define BRGEMM_NEON_NB_MAX_4 6
+
+/*
+ * The BRGEMM kernels of one ISA path, a row of the kernel table
+ * (common/smm_dispatch.h) in brgemm.c: vl floats per vector, at most
+ * mv_max vectors per tile (mv_max * vl rows), and for mv vectors at most
  * nb_max[mv - 1] columns. tile(kind, mv, nb) returns the instance for
  * 1 <= mv <= mv_max and 1 <= nb <= nb_max[mv - 1].
  */
 #define BRGEMM_MAX_MV 4
+typedef brgemm_tile_fn (*brgemm_tile_lookup_fn)(int kind, int mv, int nb);
 typedef struct {
-    const char *name; /* the ISA path, for plan names: "scalar", "avx2", "avx512", "neon" */
+    smm_kernel_head head; /* name: the ISA path, for plan names: "scalar", "avx2", "avx512", "neon" */
     int vl, mv_max;
     int nb_max[BRGEMM_MAX_MV];
-    brgemm_tile_fn (*tile)(int kind, int mv, int nb);
+    brgemm_tile_lookup_fn tile;
     brgemm_rank1_fn rank1; /* or NULL */
-} brgemm_kernel_set;
+} brgemm_kernels;
 
-extern const brgemm_kernel_set brgemm_kernels_scalar;
+/*
+ * The row path isa (SMM_ISA_SCALAR .. SMM_ISA_NEON) runs: its own or the one
+ * it falls back to (SMM_KERNELS_FOR). A plan resolves it once, when created.
+ */
+const brgemm_kernels *brgemm_kernels_for(smm_isa isa);
+
+/* The tile instances of each path (brgemm_kernel_<isa>.c) and its rank-1 kernel where it has one. */
+brgemm_tile_fn brgemm_tile_scalar(int kind, int mv, int nb);
 #if defined(__x86_64__)
-extern const brgemm_kernel_set brgemm_kernels_avx2;
-extern const brgemm_kernel_set brgemm_kernels_avx512;
+brgemm_tile_fn brgemm_tile_avx2(int kind, int mv, int nb);
+void brgemm_rank1_avx2(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b, float *C);
+brgemm_tile_fn brgemm_tile_avx512(int kind, int mv, int nb);
+void brgemm_rank1_avx512(const brgemm_args *g, int64_t m, int64_t n, const float *a, const float *b, float *C);
 #endif
 #if defined(__aarch64__)
-extern const brgemm_kernel_set brgemm_kernels_neon;
+brgemm_tile_fn brgemm_tile_neon(int kind, int mv, int nb);
 #endif
 
 #endif /* EXACT_BRGEMM_KERNELS_H */

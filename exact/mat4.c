@@ -1,16 +1,8 @@
 /*
  * mat4.c - 4x4 matrix product, inverse and copy (sketchmm/mat4.h): the
- * portable reference kernels, the argument checks and the dispatch to the
- * ISA kernels of mat4_avx2.c, mat4_avx512.c and mat4_neon.c.
- *
- * Kernel contract (every ISA): a batch kernel computes matrices
- * 0 .. count - 1 (16 contiguous row-major values each, count >= 1), inputs
- * and output do not overlap. Batch inverse kernels are only called on
- * batches whose determinants all passed mat4_det_ok_*; single-matrix
- * inverse kernels (inv1) apply that criterion themselves and write nothing
- * for a singular matrix. Both compute the determinant with
- * mat4_det_f32/_f64 of mat4_kernels.h, so the singular decision never
- * depends on the path.
+ * argument checks, the kernel table and the batch driver. The kernels and
+ * their contract are in mat4_kernels.h: the plain-C twins in mat4_scalar.c,
+ * the ISA kernels in mat4_avx2.c, mat4_avx512.c and mat4_neon.c.
  */
 #include <math.h>
 #include <string.h>
@@ -19,129 +11,65 @@
 #include "exact/mat4_kernels.h"
 #include "sketchmm/mat4.h"
 
-/* ---- portable reference, one body stamped out for float and double ---- */
+/* ---- the kernel table (common/smm_dispatch.h) ---- */
 
-/*
- * mat4_mul_<t>_scalar, mat4_inv_<t>_scalar, mat4_inv1_<t>_scalar (contracts
- * above), and mat4_adj_<t>: the adjugate of m (minors s, c from
- * mat4_det_<t>) times r = 1/det into inv.
- */
-#define MAT4_DEFINE_SCALAR(T, S)                                                                   \
-    static void mat4_mul_##S##_scalar(int64_t count, const T *restrict a, const T *restrict b,     \
-                                      T *restrict c)                                               \
-    {                                                                                              \
-        for (int64_t t = 0; t < count; t++, a += 16, b += 16, c += 16)                             \
-            for (int i = 0; i < 4; i++)                                                            \
-                for (int j = 0; j < 4; j++)                                                        \
-                    c[4 * i + j] = a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j] + a[4 * i + 2] * b[8 + j] + \
-                                   a[4 * i + 3] * b[12 + j];                                       \
-    }                                                                                              \
-    static inline void mat4_adj_##S(const T *restrict m, const T s[6], const T c[6], T r,          \
-                                    T *restrict inv)                                               \
-    {                                                                                              \
-        inv[0] = (m[5] * c[5] - m[6] * c[4] + m[7] * c[3]) * r;                                    \
-        inv[1] = (-m[1] * c[5] + m[2] * c[4] - m[3] * c[3]) * r;                                   \
-        inv[2] = (m[13] * s[5] - m[14] * s[4] + m[15] * s[3]) * r;                                 \
-        inv[3] = (-m[9] * s[5] + m[10] * s[4] - m[11] * s[3]) * r;                                 \
-        inv[4] = (-m[4] * c[5] + m[6] * c[2] - m[7] * c[1]) * r;                                   \
-        inv[5] = (m[0] * c[5] - m[2] * c[2] + m[3] * c[1]) * r;                                    \
-        inv[6] = (-m[12] * s[5] + m[14] * s[2] - m[15] * s[1]) * r;                                \
-        inv[7] = (m[8] * s[5] - m[10] * s[2] + m[11] * s[1]) * r;                                  \
-        inv[8] = (m[4] * c[4] - m[5] * c[2] + m[7] * c[0]) * r;                                    \
-        inv[9] = (-m[0] * c[4] + m[1] * c[2] - m[3] * c[0]) * r;                                   \
-        inv[10] = (m[12] * s[4] - m[13] * s[2] + m[15] * s[0]) * r;                                \
-        inv[11] = (-m[8] * s[4] + m[9] * s[2] - m[11] * s[0]) * r;                                 \
-        inv[12] = (-m[4] * c[3] + m[5] * c[1] - m[6] * c[0]) * r;                                  \
-        inv[13] = (m[0] * c[3] - m[1] * c[1] + m[2] * c[0]) * r;                                   \
-        inv[14] = (-m[12] * s[3] + m[13] * s[1] - m[14] * s[0]) * r;                               \
-        inv[15] = (m[8] * s[3] - m[9] * s[1] + m[10] * s[0]) * r;                                  \
-    }                                                                                              \
-    static void mat4_inv_##S##_scalar(int64_t count, const T *restrict a, T *restrict inv)         \
-    {                                                                                              \
-        for (int64_t t = 0; t < count; t++, a += 16, inv += 16) {                                  \
-            T s[6], c[6];                                                                          \
-            const T det = mat4_det_##S(a, s, c);                                                   \
-            mat4_adj_##S(a, s, c, (T)1 / det, inv);                                                \
-        }                                                                                          \
-    }                                                                                              \
-    static int mat4_inv1_##S##_scalar(const T *restrict a, T *restrict inv)                        \
-    {                                                                                              \
-        T s[6], c[6];                                                                              \
-        const T det = mat4_det_##S(a, s, c);                                                       \
-        if (!mat4_det_ok_##S(det))                                                                 \
-            return 0;                                                                              \
-        mat4_adj_##S(a, s, c, (T)1 / det, inv);                                                    \
-        return 1;                                                                                  \
-    }
-MAT4_DEFINE_SCALAR(float, f32)
-MAT4_DEFINE_SCALAR(double, f64)
-
-/* ---- dispatch ---- */
-
-typedef struct {
-    const char *name;
-    mat4_mul_f32_fn mul_f32;
-    mat4_mul_f64_fn mul_f64;
-    mat4_inv_f32_fn inv_f32;
-    mat4_inv_f64_fn inv_f64;
-    mat4_inv1_f32_fn inv1_f32;
-    mat4_inv1_f64_fn inv1_f64;
-    mat4_regular_f32_fn regular_f32;
-    mat4_regular_f64_fn regular_f64;
-} mat4_kernels;
-
-static const mat4_kernels kernels_scalar = { "scalar", mat4_mul_f32_scalar, mat4_mul_f64_scalar,
-                                             mat4_inv_f32_scalar, mat4_inv_f64_scalar,
-                                             mat4_inv1_f32_scalar, mat4_inv1_f64_scalar,
-                                             mat4_regular_f32_portable, mat4_regular_f64_portable };
+static const mat4_kernels table[SMM_ISA_COUNT] = {
+    [SMM_ISA_SCALAR] = { { "scalar", 0 }, mat4_mul_f32_scalar, mat4_mul_f64_scalar, mat4_inv_f32_scalar,
+                         mat4_inv_f64_scalar, mat4_inv1_f32_scalar, mat4_inv1_f64_scalar, mat4_regular_f32_portable,
+                         mat4_regular_f64_portable },
 #if defined(__x86_64__)
-static const mat4_kernels kernels_avx2 = { "avx2", mat4_mul_f32_avx2, mat4_mul_f64_avx2,
-                                           mat4_inv_f32_avx2, mat4_inv_f64_avx2,
-                                           mat4_inv1_f32_avx2, mat4_inv1_f64_avx2,
-                                           mat4_regular_f32_portable, mat4_regular_f64_portable };
-/* single matrices: the AVX2 inverse (see mat4_avx512.c) */
-static const mat4_kernels kernels_avx512 = { "avx512", mat4_mul_f32_avx512, mat4_mul_f64_avx512,
-                                             mat4_inv_f32_avx512, mat4_inv_f64_avx512,
-                                             mat4_inv1_f32_avx2, mat4_inv1_f64_avx2,
-                                             mat4_regular_f32_avx512, mat4_regular_f64_avx512 };
+    [SMM_ISA_AVX2] = { { "avx2", 0 }, mat4_mul_f32_avx2, mat4_mul_f64_avx2, mat4_inv_f32_avx2, mat4_inv_f64_avx2,
+                       mat4_inv1_f32_avx2, mat4_inv1_f64_avx2, mat4_regular_f32_portable, mat4_regular_f64_portable },
+    /* single matrices: the AVX2 inverse (see mat4_avx512.c) */
+    [SMM_ISA_AVX512] = { { "avx512", 0 }, mat4_mul_f32_avx512, mat4_mul_f64_avx512, mat4_inv_f32_avx512,
+                         mat4_inv_f64_avx512, mat4_inv1_f32_avx2, mat4_inv1_f64_avx2, mat4_regular_f32_avx512,
+                         mat4_regular_f64_avx512 },
 #endif
 #if defined(__aarch64__)
-/* NEON has no inverse of its own: the portable one */
-static const mat4_kernels kernels_neon = { "neon", mat4_mul_f32_neon, mat4_mul_f64_neon,
-                                           mat4_inv_f32_scalar, mat4_inv_f64_scalar,
-                                           mat4_inv1_f32_scalar, mat4_inv1_f64_scalar,
-                                           mat4_regular_f32_portable, mat4_regular_f64_portable };
+    /* NEON has no inverse of its own: the portable one */
+    [SMM_ISA_NEON] = { { "neon", 0 }, mat4_mul_f32_neon, mat4_mul_f64_neon, mat4_inv_f32_scalar, mat4_inv_f64_scalar,
+                       mat4_inv1_f32_scalar, mat4_inv1_f64_scalar, mat4_regular_f32_portable,
+                       mat4_regular_f64_portable },
 #endif
+};
 
-static const mat4_kernels *kernels_for(smm_isa isa)
+const mat4_kernels *mat4_kernels_for(smm_isa isa)
 {
-#if defined(__x86_64__)
-    if (isa == SMM_ISA_AVX512)
-        return &kernels_avx512;
-    if (isa == SMM_ISA_AVX2)
-        return &kernels_avx2;
-#endif
-#if defined(__aarch64__)
-    if (isa == SMM_ISA_NEON)
-        return &kernels_neon;
-#endif
-    (void)isa;
-    return &kernels_scalar;
+    return SMM_KERNELS_FOR(table, isa);
 }
 
-/* The kernels of the selected path, or NULL with the selection error in *status (one inline load). */
-static inline const mat4_kernels *current_kernels(smm_status *status)
+/* The row of the selected path, or NULL with the selection error in *status. */
+static const mat4_kernels *current_kernels(smm_status *status)
 {
     const int sel = smm_isa_now();
     *status = sel > 0 ? SMM_OK : (smm_status)(-sel);
-    return sel > 0 ? kernels_for((smm_isa)sel) : NULL;
+    return sel > 0 ? mat4_kernels_for((smm_isa)sel) : NULL;
+}
+
+/*
+ * The fast path of the single-matrix calls (a few ns each, so every
+ * instruction shows): the path's own row when the selection is resolved and
+ * that row needs no CPU feature beyond its path, which is what
+ * SMM_KERNELS_FOR returns then, from one load of the selection and two of
+ * the row. NULL otherwise (an unresolved or failed selection reads the
+ * AUTO row, which is empty): the call then goes to its out-of-line twin
+ * (mul_slow_<t>, inv_slow_<t>), which resolves the selection and the row in
+ * full (current_kernels). With no call to make before its kernel's, the
+ * fast path saves no registers: 40 instructions per mat4_mul_f32 against
+ * 45 with the former if-chain (callgrind, AVX2).
+ */
+static inline const mat4_kernels *own_row_now(void)
+{
+    const int sel = atomic_load_explicit(&smm_isa_selection, memory_order_relaxed);
+    const mat4_kernels *own = &table[sel > 0 ? sel : SMM_ISA_AUTO];
+    return own->head.name != NULL && own->head.needs == 0 ? own : NULL;
 }
 
 const char *mat4_kernel_name(void)
 {
     smm_status s;
     const mat4_kernels *k = current_kernels(&s);
-    return k != NULL ? k->name : "unavailable";
+    return k != NULL ? k->head.name : "unavailable";
 }
 
 /* ---- batches ---- */
@@ -248,7 +176,7 @@ static smm_status batch(int64_t count, const void *a, const void *b, void *c, si
     smm_status s = check_batch(count, a, b, c, elem, &ctx);
     if (s != SMM_OK || count == 0)
         return s;
-    op.k = kernels_for(ctx.isa);
+    op.k = mat4_kernels_for(ctx.isa);
     op.a = a;
     op.b = b;
     op.c = c;
@@ -258,17 +186,37 @@ static smm_status batch(int64_t count, const void *a, const void *b, void *c, si
 /* ---- the public functions, one body stamped out for float and double ---- */
 
 #define MAT4_DEFINE_API(T, S)                                                                      \
+    /* one matrix on row k */                                                                      \
+    static inline smm_status mul_one_##S(const mat4_kernels *k, const T *a, const T *b, T *c)      \
+    {                                                                                              \
+        k->mul_##S(1, a, b, c);                                                                    \
+        return SMM_OK;                                                                             \
+    }                                                                                              \
+    static inline smm_status inv_one_##S(const mat4_kernels *k, const T *a, T *inv)                \
+    {                                                                                              \
+        return k->inv1_##S(a, inv) ? SMM_OK : SMM_ERR_BAD_ARGUMENT;                                \
+    }                                                                                              \
+    /* the out-of-line twins of the single-matrix calls (own_row_now) */                           \
+    static __attribute__((noinline, cold)) smm_status mul_slow_##S(const T *a, const T *b, T *c)   \
+    {                                                                                              \
+        smm_status s;                                                                              \
+        const mat4_kernels *k = current_kernels(&s);                                               \
+        return k != NULL ? mul_one_##S(k, a, b, c) : s;                                            \
+    }                                                                                              \
+    static __attribute__((noinline, cold)) smm_status inv_slow_##S(const T *a, T *inv)             \
+    {                                                                                              \
+        smm_status s;                                                                              \
+        const mat4_kernels *k = current_kernels(&s);                                               \
+        return k != NULL ? inv_one_##S(k, a, inv) : s;                                             \
+    }                                                                                              \
     smm_status mat4_mul_##S(const T *a, const T *b, T *c)                                          \
     {                                                                                              \
         if (a == NULL || b == NULL || c == NULL)                                                   \
             return SMM_ERR_NULL_POINTER;                                                           \
         if (output_overlaps(c, a, b, 16 * sizeof(T)))                                              \
             return SMM_ERR_BAD_ARGUMENT;                                                           \
-        smm_status s;                                                                              \
-        const mat4_kernels *k = current_kernels(&s);                                               \
-        if (k != NULL)                                                                             \
-            k->mul_##S(1, a, b, c);                                                                \
-        return s;                                                                                  \
+        const mat4_kernels *k = own_row_now();                                                     \
+        return k != NULL ? mul_one_##S(k, a, b, c) : mul_slow_##S(a, b, c);                        \
     }                                                                                              \
     smm_status mat4_inv_##S(const T *a, T *inv)                                                    \
     {                                                                                              \
@@ -276,11 +224,8 @@ static smm_status batch(int64_t count, const void *a, const void *b, void *c, si
             return SMM_ERR_NULL_POINTER;                                                           \
         if (output_overlaps(inv, a, a, 16 * sizeof(T)))                                            \
             return SMM_ERR_BAD_ARGUMENT;                                                           \
-        smm_status s;                                                                              \
-        const mat4_kernels *k = current_kernels(&s);                                               \
-        if (k == NULL)                                                                             \
-            return s;                                                                              \
-        return k->inv1_##S(a, inv) ? SMM_OK : SMM_ERR_BAD_ARGUMENT;                                \
+        const mat4_kernels *k = own_row_now();                                                     \
+        return k != NULL ? inv_one_##S(k, a, inv) : inv_slow_##S(a, inv);                          \
     }                                                                                              \
     smm_status mat4_copy_##S(const T *src, T *dst)                                                 \
     {                                                                                              \

@@ -1,6 +1,6 @@
 /*
  * mat4_avx2.c - 4x4 kernels of sketchmm/mat4.h with AVX2 + FMA (contract in
- * mat4.c).
+ * mat4_kernels.h).
  *
  * Multiply: row i of C is sum_k a[i][k] * (row k of B), one chain
  * acc = a0 b0, then acc += a1 b1, a2 b2, a3 b3 (fused); every SIMD path

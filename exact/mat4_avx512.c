@@ -1,6 +1,6 @@
 /*
  * mat4_avx512.c - 4x4 kernels of sketchmm/mat4.h with AVX-512 F/DQ
- * (contract in mat4.c).
+ * (contract in mat4_kernels.h).
  *
  * Multiply: row i of C is sum_k a[i][k] * (row k of B), with the same
  * operations in the same order as mat4_avx2.c (so the two give the same
@@ -13,7 +13,7 @@
  * Inverse (batches): 16 float or 8 double matrices at once, one matrix per
  * vector lane: the block is loaded one matrix per register and turned into
  * one element per register by an in-register transpose (16 x 16 floats, or
- * two 8 x 8 doubles; 64 resp. 48 shuffles), the reference formula of mat4.c
+ * two 8 x 8 doubles; 64 resp. 48 shuffles), the formula of mat4_scalar.c
  * is evaluated lane-wise with the same operations in the same order (so
  * every lane gives the scalar bits), and the result is transposed back.
  * The same block load feeds the determinant check that batches run first
@@ -74,9 +74,9 @@ void mat4_mul_f64_avx512(int64_t count, const double *a, const double *b, double
 /* ---- inverse and determinant check, one matrix per vector lane ---- */
 
 /*
- * The lane-wise form of the reference (mat4.c), stamped out for float (V =
- * __m512, 16 lanes) and double (__m512d, 8 lanes): the same operations in
- * the same order, so every lane gives the scalar bits. m[e] holds element e
+ * The lane-wise form of the reference (mat4_scalar.c), stamped out for
+ * float (V = __m512, 16 lanes) and double (__m512d, 8 lanes): the same
+ * operations in the same order, so every lane gives the scalar bits. m[e] holds element e
  * of every matrix of the block, one matrix per lane.
  */
 #define MAT4_DEFINE_LANEWISE(V, S, SFX, TINY)                                                      \

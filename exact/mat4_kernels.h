@@ -1,13 +1,27 @@
 /*
  * mat4_kernels.h - library-internal kernels of the 4x4 matrix functions
  * (mat4.c): batched multiply and inverse per ISA path, and the one-matrix
- * inverse. mat4.c holds the portable reference and chooses among them.
+ * inverse, as rows of mat4.c's kernel table (common/smm_dispatch.h).
+ *
+ * Kernel contract (every ISA): a batch kernel computes matrices
+ * 0 .. count - 1 (16 contiguous row-major values each, count >= 1), inputs
+ * and output do not overlap. Batch inverse kernels are only called on
+ * batches whose determinants all passed mat4_det_ok_*; single-matrix
+ * inverse kernels (inv1) apply that criterion themselves and write nothing
+ * for a singular matrix. Both compute the determinant with
+ * mat4_det_f32/_f64 below, so the singular decision never depends on the
+ * path. The plain-C twins (mat4_scalar.c) are the scalar row and the
+ * reference of the tests: every inverse gives their bits; the SIMD
+ * multiplies, one product then three fused multiply-adds, may differ from
+ * them in the last bits (sketchmm/mat4.h).
  */
 #ifndef EXACT_MAT4_KERNELS_H
 #define EXACT_MAT4_KERNELS_H
 
 #include <math.h>
 #include <stdint.h>
+
+#include "common/smm_dispatch.h"
 
 typedef void (*mat4_mul_f32_fn)(int64_t count, const float *a, const float *b, float *c);
 typedef void (*mat4_mul_f64_fn)(int64_t count, const double *a, const double *b, double *c);
@@ -67,6 +81,30 @@ typedef int (*mat4_regular_f64_fn)(int64_t count, const double *a);
     }
 MAT4_DEFINE_DET(float, f32)
 MAT4_DEFINE_DET(double, f64)
+
+/* The kernels of one ISA path, a row of the kernel table in mat4.c. */
+typedef struct {
+    smm_kernel_head head; /* name: "scalar", "avx2", "avx512", "neon" (mat4_kernel_name) */
+    mat4_mul_f32_fn mul_f32;
+    mat4_mul_f64_fn mul_f64;
+    mat4_inv_f32_fn inv_f32;
+    mat4_inv_f64_fn inv_f64;
+    mat4_inv1_f32_fn inv1_f32;
+    mat4_inv1_f64_fn inv1_f64;
+    mat4_regular_f32_fn regular_f32;
+    mat4_regular_f64_fn regular_f64;
+} mat4_kernels;
+
+/* The row path isa (SMM_ISA_SCALAR .. SMM_ISA_NEON) runs: its own or the one it falls back to (SMM_KERNELS_FOR). */
+const mat4_kernels *mat4_kernels_for(smm_isa isa);
+
+/* The plain-C twins (mat4_scalar.c): products with separate multiplies and adds, the reference inverse. */
+void mat4_mul_f32_scalar(int64_t count, const float *restrict a, const float *restrict b, float *restrict c);
+void mat4_mul_f64_scalar(int64_t count, const double *restrict a, const double *restrict b, double *restrict c);
+void mat4_inv_f32_scalar(int64_t count, const float *restrict a, float *restrict inv);
+void mat4_inv_f64_scalar(int64_t count, const double *restrict a, double *restrict inv);
+int mat4_inv1_f32_scalar(const float *restrict a, float *restrict inv);
+int mat4_inv1_f64_scalar(const double *restrict a, double *restrict inv);
 
 #if defined(__x86_64__)
 void mat4_mul_f32_avx2(int64_t count, const float *a, const float *b, float *c);

@@ -1,12 +1,12 @@
 /*
  * mat4_neon.c - 4x4 multiply kernels of sketchmm/mat4.h with AArch64
- * Advanced SIMD (contract in mat4.c). Row i of C is
+ * Advanced SIMD (contract in mat4_kernels.h). Row i of C is
  * sum_k a[i][k] * (row k of B), with the operations of mat4_avx2.c:
  * acc = a0 b0, then acc += a1 b1, a2 b2, a3 b3 (fused), C = acc.
  *   f32: one q register per row of C, a[i][k] taken as a lane of A's row
  *        (vfmaq_laneq_f32: no broadcast instruction needed).
  *   f64: two q registers per row (columns 0-1 and 2-3).
- * The inverse on this path is the portable reference (mat4.c).
+ * The inverse on this path is the portable one (mat4_scalar.c).
  */
 #include <arm_neon.h>
 

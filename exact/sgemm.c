@@ -40,7 +40,7 @@ static sgemm_view sgemm_op_view(smm_layout layout, smm_trans trans, const float 
 }
 
 /* Small products go to the target's unpacked kernel, the rest to the blocked driver. */
-static smm_status sgemm_run_views(const sgemm_target *t, int threads, int64_t m, int64_t n,
+static smm_status sgemm_run_views(const sgemm_kernels *t, int threads, int64_t m, int64_t n,
                                   int64_t k, float alpha, sgemm_view a, sgemm_view b, float beta,
                                   float *C, int64_t ldc)
 {
@@ -61,7 +61,7 @@ static smm_status sgemm_check_context(const smm_context *ctx)
         return SMM_ERR_NULL_POINTER;
     if (ctx->isa == SMM_ISA_AUTO || smm_isa_name(ctx->isa) == NULL)
         return SMM_ERR_BAD_ISA;
-    if (!smm_isa_supported(ctx->isa) || sgemm_target_for(ctx->isa) == NULL)
+    if (!smm_isa_supported(ctx->isa))
         return SMM_ERR_ISA_UNAVAILABLE;
     if (ctx->threads < 1)
         return SMM_ERR_BAD_THREADS;
@@ -119,7 +119,7 @@ smm_status exact_sgemm_with(const smm_context *ctx, smm_layout layout, smm_trans
     if ((s = sgemm_check_overlap(layout, transa, transb, m, n, k, A, lda, B, ldb, C, ldc)) != SMM_OK)
         return s;
 
-    const sgemm_target *target = sgemm_target_for(ctx->isa);
+    const sgemm_kernels *target = sgemm_kernels_for(ctx->isa); /* the row of this call, resolved once */
     const sgemm_view a = sgemm_op_view(layout, transa, A, lda); /* m x k */
     const sgemm_view b = sgemm_op_view(layout, transb, B, ldb); /* k x n */
     if (row_major)
@@ -144,8 +144,9 @@ smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
 
 const char *exact_sgemm_kernel_name_for(smm_isa isa)
 {
-    const sgemm_target *target = sgemm_target_for(isa);
-    return target != NULL ? target->name : "unavailable";
+    if (isa == SMM_ISA_AUTO || smm_isa_name(isa) == NULL)
+        return "unavailable";
+    return sgemm_kernels_for(isa)->head.name;
 }
 
 const char *exact_sgemm_kernel_name(void)

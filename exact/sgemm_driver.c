@@ -17,7 +17,7 @@
 /* Products smaller than this many multiply-adds run on one thread. */
 #define SGEMM_PARALLEL_MIN_MACS (64.0 * 64.0 * 64.0)
 
-int64_t sgemm_team_size(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k)
+int64_t sgemm_team_size(const sgemm_kernels *t, int threads, int64_t m, int64_t n, int64_t k)
 {
     const int64_t tiles = ((m + t->mr - 1) / t->mr) * ((n + t->nr - 1) / t->nr);
     if ((double)m * (double)n * (double)k < SGEMM_PARALLEL_MIN_MACS)
@@ -72,7 +72,7 @@ static void sgemm_edge_update(int64_t rows, int64_t cols, const float *restrict 
  * micro-panels [jr_first, jr_end) of one packed B block: C is the tile
  * origin of the block, ncols the block's valid columns.
  */
-static void sgemm_macro_kernel(const sgemm_target *t, int64_t mc, int64_t ncols, int64_t kc,
+static void sgemm_macro_kernel(const sgemm_kernels *t, int64_t mc, int64_t ncols, int64_t kc,
                                int64_t jr_first, int64_t jr_end, float alpha,
                                const float *Ap, const float *Bp, float beta,
                                float *C, int64_t ldc)
@@ -98,7 +98,7 @@ static void sgemm_macro_kernel(const sgemm_target *t, int64_t mc, int64_t ncols,
 }
 
 /* Pack B micro-panels [jr_first, jr_end) of the kc x nc block whose origin is b. */
-static void pack_b_panels(const sgemm_target *t, sgemm_view b, int64_t kc, int64_t nc,
+static void pack_b_panels(const sgemm_kernels *t, sgemm_view b, int64_t kc, int64_t nc,
                           int64_t jr_first, int64_t jr_end, float *Bp)
 {
     const int64_t j0 = jr_first * t->nr, j1 = min_i64(jr_end * t->nr, nc);
@@ -108,7 +108,7 @@ static void pack_b_panels(const sgemm_target *t, sgemm_view b, int64_t kc, int64
     }
 }
 
-smm_status sgemm_driver_run(const sgemm_target *t, int threads,
+smm_status sgemm_driver_run(const sgemm_kernels *t, int threads,
                             int64_t m, int64_t n, int64_t k, float alpha,
                             sgemm_view A, sgemm_view B, float beta, float *C, int64_t ldc)
 {

@@ -34,9 +34,9 @@
  * Threads a product runs on, the same rule for the blocked and small-product
  * paths: at most one per MR x NR tile of C, and one below 64^3 multiply-adds.
  */
-int64_t sgemm_team_size(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k);
+int64_t sgemm_team_size(const sgemm_kernels *t, int threads, int64_t m, int64_t n, int64_t k);
 
-smm_status sgemm_driver_run(const sgemm_target *target, int threads,
+smm_status sgemm_driver_run(const sgemm_kernels *target, int threads,
                             int64_t m, int64_t n, int64_t k, float alpha,
                             sgemm_view A, sgemm_view B, float beta, float *C, int64_t ldc);
 

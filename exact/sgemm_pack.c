@@ -2,24 +2,12 @@
  * sgemm_pack.c - packing A and B micro-panels (portable part).
  *
  * Lines that run along k (rows of a row-major A, columns of a transposed B)
- * are handed to the target's pack_lines transpose; a strip whose elements
- * are contiguous across the panel width is a row-by-row copy; anything else
- * is a general strided gather.
+ * are handed to the target's pack_lines transpose (sgemm_pack_scalar.c or a
+ * SIMD sgemm_pack_*.c); a strip whose elements are contiguous across the
+ * panel width is a row-by-row copy; anything else is a general strided
+ * gather.
  */
 #include "sgemm_pack.h"
-
-void sgemm_pack_lines_portable(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
-                               float *restrict dst)
-{
-    for (int64_t i = 0; i < lines; i++) {
-        const float *line = src + i * ls;
-        for (int64_t p = 0; p < kc; p++)
-            dst[p * w + i] = line[p];
-    }
-    for (int64_t p = 0; p < kc; p++)
-        for (int64_t i = lines; i < w; i++)
-            dst[p * w + i] = 0.0f;
-}
 
 /*
  * ceil(count / w) consecutive w-wide micro-panels of a strip: panel r holds
@@ -33,7 +21,7 @@ void sgemm_pack_lines_portable(int w, int64_t lines, int64_t kc, const float *sr
  * write stream per panel, all 32 KiB apart: 2.6 GB/s), against 4.5-5.5 GB/s
  * for groups of 256 to 512 lines.
  */
-static void pack_panels(const sgemm_target *t, int w, int64_t count, int64_t kc,
+static void pack_panels(const sgemm_kernels *t, int w, int64_t count, int64_t kc,
                         const float *src, int64_t is, int64_t ps, float *restrict dst)
 {
     const int64_t panel_floats = (int64_t)w * kc;
@@ -66,13 +54,13 @@ static void pack_panels(const sgemm_target *t, int w, int64_t count, int64_t kc,
     }
 }
 
-void sgemm_pack_a_block(const sgemm_target *t, int64_t mc, int64_t kc, sgemm_view a,
+void sgemm_pack_a_block(const sgemm_kernels *t, int64_t mc, int64_t kc, sgemm_view a,
                         float *restrict Ap)
 {
     pack_panels(t, t->mr, mc, kc, a.p, a.rs, a.cs, Ap);
 }
 
-void sgemm_pack_b_block(const sgemm_target *t, int64_t nc, int64_t kc, sgemm_view b,
+void sgemm_pack_b_block(const sgemm_kernels *t, int64_t nc, int64_t kc, sgemm_view b,
                         float *restrict Bp)
 {
     pack_panels(t, t->nr, nc, kc, b.p, b.cs, b.rs, Bp);

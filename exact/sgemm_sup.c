@@ -6,13 +6,13 @@
 #include "sgemm_sup.h"
 #include "common/smm_runtime.h"
 
-int sgemm_sup_applies(const sgemm_target *t, int64_t m, int64_t n, int64_t k)
+int sgemm_sup_applies(const sgemm_kernels *t, int64_t m, int64_t n, int64_t k)
 {
     return t->sup != NULL && (double)m * (double)n * (double)k <= t->sup_max_macs;
 }
 
 /* Tile number `tile` (row-major over col_tiles tile columns) of the product. */
-static void sup_tile(const sgemm_target *t, int64_t tile, int64_t col_tiles, int64_t m, int64_t n,
+static void sup_tile(const sgemm_kernels *t, int64_t tile, int64_t col_tiles, int64_t m, int64_t n,
                      int64_t k, float alpha, sgemm_view A, const float *b, int64_t rsb, float beta,
                      float *C, int64_t ldc)
 {
@@ -23,7 +23,7 @@ static void sup_tile(const sgemm_target *t, int64_t tile, int64_t col_tiles, int
            C + i0 * ldc + j0, ldc);
 }
 
-smm_status sgemm_sup_run(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k,
+smm_status sgemm_sup_run(const sgemm_kernels *t, int threads, int64_t m, int64_t n, int64_t k,
                          float alpha, sgemm_view A, sgemm_view B, float beta, float *C,
                          int64_t ldc)
 {

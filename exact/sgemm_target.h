@@ -4,15 +4,17 @@
  *
  * Only the micro-kernels (sgemm_kernel_*.c), the small-product kernels
  * (sgemm_sup_*.c) and the transposing packers (sgemm_pack_*.c) know an
- * instruction set; the driver (sgemm_driver.c) and
- * the rest of packing (sgemm_pack.c) are portable C and reach them through
- * the function pointers of a target.
+ * instruction set, each with a plain-C twin in its *_scalar.c file; the
+ * driver (sgemm_driver.c) and the rest of packing (sgemm_pack.c) are
+ * portable C and reach them through the function pointers of a target, the
+ * row of the kernel table (common/smm_dispatch.h) in sgemm_targets.c.
  */
 #ifndef SGEMM_TARGET_H
 #define SGEMM_TARGET_H
 
 #include <stdint.h>
 
+#include "common/smm_dispatch.h"
 #include "sketchmm/common.h"
 
 /*
@@ -82,33 +84,33 @@ static inline const float *sup_advance(const float *p, int64_t n)
 #define SGEMM_MAX_NR 32
 
 /*
- * sgemm_target - a micro-kernel and the block sizes the driver uses with it.
- * mc is a multiple of mr and nc a multiple of nr; all are positive. kc must
- * not depend on anything but the target (results depend on the k-blocking).
+ * sgemm_kernels - one target: a micro-kernel and the block sizes the driver
+ * uses with it, a row of the kernel table in sgemm_targets.c. mc is a
+ * multiple of mr and nc a multiple of nr; all are positive. kc must not
+ * depend on anything but the target (results depend on the k-blocking).
  */
 typedef struct {
-    const char *name;      /* the kernel, for logs: ISA and register tile, e.g. "avx2_fma_6x16" */
-    smm_isa isa;           /* the ISA path this row serves */
+    smm_kernel_head head;  /* name: ISA and register tile, e.g. "avx2_fma_6x16" (exact_sgemm_kernel_name) */
     int mr, nr;            /* register tile: C rows by C columns per kernel call */
     int64_t mc, kc, nc;    /* cache blocks: rows of A (L2), depth (L1 B micro-panel), columns of B (L3) */
     sgemm_kernel_fn kernel;
     sgemm_pack_lines_fn pack_lines; /* the transposing packer (sgemm_pack_lines_fn) */
     sgemm_sup_fn sup;      /* the small-product kernel, or NULL: every product is packed */
     double sup_max_macs;   /* products of at most this many multiply-adds m*n*k use sup */
-} sgemm_target;
+} sgemm_kernels;
 
 /*
- * The target ISA path `isa` runs, or NULL when this build has none for it
- * (SMM_ISA_AUTO, an unknown value, or an ISA of another architecture).
- * Does not check that the CPU supports the path.
+ * The target path isa (SMM_ISA_SCALAR .. SMM_ISA_NEON) runs: its own row, or
+ * the row it falls back to (SMM_KERNELS_FOR). Does not check that the CPU
+ * supports the path.
  */
-const sgemm_target *sgemm_target_for(smm_isa isa);
+const sgemm_kernels *sgemm_kernels_for(smm_isa isa);
 
 /* ---- the transposing packers (see sgemm_pack_lines_fn) ---- */
 
-/* Portable C: an element at a time. */
-void sgemm_pack_lines_portable(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
-                               float *restrict dst);
+/* Portable C, an element at a time (sgemm_pack_scalar.c): the twin of the SIMD packers. */
+void sgemm_pack_lines_scalar(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
+                             float *restrict dst);
 
 #if defined(__x86_64__)
 /* AVX2: 8 x 8 register transposes with masked loads and stores. */
@@ -120,6 +122,18 @@ void sgemm_pack_lines_avx512(int w, int64_t lines, int64_t kc, const float *src,
 #endif
 
 /* ---- the small-product kernels (see sgemm_sup_fn) ---- */
+
+/*
+ * Portable C, any tile up to SGEMM_MAX_MR x SGEMM_MAX_NR (sgemm_sup_scalar.c):
+ * the arithmetic of sgemm_kernel_scalar_4x8 (each element summed from 0 over
+ * p in increasing order, separate multiplies and adds, then c := alpha*ab or
+ * beta*c + alpha*ab), the twin the tests check the SIMD small-product and
+ * packed kernels against. The scalar target has no small-product path: the
+ * driver splits k into blocks of kc, and a product with k > kc summed in one
+ * run would round differently from the blocked sums the scalar path gives.
+ */
+void sgemm_sup_scalar(int64_t rows, int64_t cols, int64_t k, float alpha, const float *A, int64_t rsa,
+                      int64_t csa, const float *B, int64_t rsb, float beta, float *C, int64_t ldc);
 
 #if defined(__x86_64__)
 /* AVX2 + FMA: tiles up to 6 x 16, columns masked. */

@@ -1,6 +1,7 @@
 /*
- * sgemm_targets.c - the SGEMM targets as data: one row per ISA path, naming
- * its micro-kernel and the block sizes the driver uses with it.
+ * sgemm_targets.c - the SGEMM targets as data: the kernel table of the
+ * family (common/smm_dispatch.h), one row per ISA path that has a
+ * micro-kernel, naming it and the block sizes the driver uses with it.
  *
  * Block sizes were chosen for a core with a 48 KiB L1d, 1-1.25 MiB L2 and a
  * shared L3 of 32 MiB or more:
@@ -17,32 +18,28 @@
  * Products of at most sup_max_macs multiply-adds (160^3, about 4.1 million)
  * skip packing and run the target's small-product kernel on the operands as
  * they are: measured on an Ice Lake core, packing costs a third of the time
- * at n = 64 and stops losing to the unpacked kernel near n = 192.
+ * at n = 64 and stops losing to the unpacked kernel near n = 192. The
+ * scalar and NEON targets have none (sgemm_sup_scalar in sgemm_target.h
+ * says why the scalar twin is not the scalar target's).
  */
-#include <stddef.h>
-
 #include "sgemm_target.h"
 
-static const sgemm_target sgemm_targets[] = {
-    { "scalar_4x8", SMM_ISA_SCALAR, 4, 8, 256, 256, 4096, sgemm_kernel_scalar_4x8,
-      sgemm_pack_lines_portable, NULL, 0.0 },
+static const sgemm_kernels table[SMM_ISA_COUNT] = {
+    [SMM_ISA_SCALAR] = { { "scalar_4x8", 0 }, 4, 8, 256, 256, 4096, sgemm_kernel_scalar_4x8,
+                         sgemm_pack_lines_scalar, NULL, 0.0 },
 #if defined(__x86_64__)
-    { "avx2_fma_6x16", SMM_ISA_AVX2, 6, 16, 288, 256, 4096, sgemm_kernel_avx2_6x16,
-      sgemm_pack_lines_avx2, sgemm_sup_avx2_6x16, 160.0 * 160.0 * 160.0 },
-    { "avx512_12x32", SMM_ISA_AVX512, 12, 32, 480, 256, 4096, sgemm_kernel_avx512_12x32,
-      sgemm_pack_lines_avx512,
-      sgemm_sup_avx512_12x32, 160.0 * 160.0 * 160.0 },
+    [SMM_ISA_AVX2] = { { "avx2_fma_6x16", 0 }, 6, 16, 288, 256, 4096, sgemm_kernel_avx2_6x16,
+                       sgemm_pack_lines_avx2, sgemm_sup_avx2_6x16, 160.0 * 160.0 * 160.0 },
+    [SMM_ISA_AVX512] = { { "avx512_12x32", 0 }, 12, 32, 480, 256, 4096, sgemm_kernel_avx512_12x32,
+                         sgemm_pack_lines_avx512, sgemm_sup_avx512_12x32, 160.0 * 160.0 * 160.0 },
 #endif
 #if defined(__aarch64__)
-    { "neon_8x12", SMM_ISA_NEON, 8, 12, 192, 256, 4092, sgemm_kernel_neon_8x12,
-      sgemm_pack_lines_portable, NULL, 0.0 },
+    [SMM_ISA_NEON] = { { "neon_8x12", 0 }, 8, 12, 192, 256, 4092, sgemm_kernel_neon_8x12,
+                       sgemm_pack_lines_scalar, NULL, 0.0 },
 #endif
 };
 
-const sgemm_target *sgemm_target_for(smm_isa isa)
+const sgemm_kernels *sgemm_kernels_for(smm_isa isa)
 {
-    for (size_t i = 0; i < sizeof sgemm_targets / sizeof sgemm_targets[0]; i++)
-        if (sgemm_targets[i].isa == isa)
-            return &sgemm_targets[i];
-    return NULL;
+    return SMM_KERNELS_FOR(table, isa);
 }

@@ -1,7 +1,6 @@
 /*
  * unary.c - unary primitives (sketchmm/unary.h): argument checks, the
- * portable reference kernels, the ISA dispatch and the blocked, threaded
- * driver.
+ * kernel table and the blocked, threaded driver.
  *
  * The driver turns layout and trans into two kernel shapes, each on a
  * "row-major" view of the data (rows of contiguous elements):
@@ -13,15 +12,8 @@
  * are called on blocks (see UNARY_BLOCK_ROWS below); blocks are independent,
  * which is how the work is split among threads.
  *
- * Kernel contract (every ISA): op is UNARY_ZERO (copy only), UNARY_IDENTITY
- * or UNARY_RELU; rows, cols >= 1; only the rows x cols elements are written;
- * A and B do not overlap (except copy with A == B, lda == ldb); same bits as
- * the scalar kernels here, which are the reference. A transpose kernel given
- * stream != 0 may write B with non-temporal stores and then ends with a store
- * fence.
- *
- * The kernel prototypes are repeated in each unary_<isa>.c (there is no
- * private header for this family); keep them identical.
+ * The kernels, their contract and their scalar twins (unary_scalar.c) are in
+ * unary_kernels.h.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -29,7 +21,6 @@
 #include "common/smm_runtime.h"
 #include "exact/unary_kernels.h"
 #include "sketchmm/unary.h"
-
 
 /*
  * Transpose blocks: UNARY_BLOCK_ROWS rows of B (a 4 KiB run of each line of
@@ -46,68 +37,18 @@
 /* Rows of a copy given to one thread at a time: at least this many elements. */
 #define UNARY_COPY_CHUNK (INT64_C(1) << 14)
 
-/* ReLU of the header: x for x >= 0 or NaN, +0 for x < 0 (so -0 stays -0). */
-static inline float relu_scalar(float x)
-{
-    return x < 0.0f ? 0.0f : x;
-}
-
-void unary_copy_scalar(unary_op op, int64_t rows, int64_t cols, const float *A, int64_t lda, float *B, int64_t ldb)
-{
-    for (int64_t r = 0; r < rows; r++) {
-        float *b = B + r * ldb;
-        if (op == UNARY_ZERO) {
-            for (int64_t c = 0; c < cols; c++)
-                b[c] = 0.0f;
-            continue;
-        }
-        const float *a = A + r * lda;
-        if (op == UNARY_RELU)
-            for (int64_t c = 0; c < cols; c++)
-                b[c] = relu_scalar(a[c]);
-        else
-            for (int64_t c = 0; c < cols; c++)
-                b[c] = a[c];
-    }
-}
-
-/* 8 x 8 tiles: the 8 reads of one output row hit 8 lines of A that stay in L1 across the tile. */
-void unary_transpose_scalar(unary_op op, int64_t rows, int64_t cols, const float *A, int64_t lda, float *B,
-                            int64_t ldb, int stream)
-{
-    (void)stream;
-    const int relu = op == UNARY_RELU;
-    for (int64_t c0 = 0; c0 < cols; c0 += 8) {
-        const int64_t c1 = c0 + 8 < cols ? c0 + 8 : cols;
-        for (int64_t r0 = 0; r0 < rows; r0 += 8) {
-            const int64_t r1 = r0 + 8 < rows ? r0 + 8 : rows;
-            for (int64_t r = r0; r < r1; r++)
-                for (int64_t c = c0; c < c1; c++) {
-                    const float x = A[c * lda + r];
-                    B[r * ldb + c] = relu ? relu_scalar(x) : x;
-                }
-        }
-    }
-}
-
-typedef struct {
-    const char *name;
-    unary_copy_fn copy;
-    unary_transpose_fn transpose;
-} unary_kernels;
-
-static unary_kernels kernels_for(smm_isa isa)
-{
-    unary_kernels k = { "scalar", unary_copy_scalar, unary_transpose_scalar };
+/* The kernel table (common/smm_dispatch.h); NEON has no kernels of its own and falls back to the scalar row. */
+static const unary_kernels table[SMM_ISA_COUNT] = {
+    [SMM_ISA_SCALAR] = { { "scalar", 0 }, unary_copy_scalar, unary_transpose_scalar },
 #if defined(__x86_64__)
-    if (isa == SMM_ISA_AVX512)
-        k = (unary_kernels){ "avx512", unary_copy_avx512, unary_transpose_avx512 };
-    else if (isa == SMM_ISA_AVX2)
-        k = (unary_kernels){ "avx2", unary_copy_avx2, unary_transpose_avx2 };
-#else
-    (void)isa;
+    [SMM_ISA_AVX2] = { { "avx2", 0 }, unary_copy_avx2, unary_transpose_avx2 },
+    [SMM_ISA_AVX512] = { { "avx512", 0 }, unary_copy_avx512, unary_transpose_avx512 },
 #endif
-    return k;
+};
+
+const unary_kernels *unary_kernels_for(smm_isa isa)
+{
+    return SMM_KERNELS_FOR(table, isa);
 }
 
 const char *unary_kernel_name(void)
@@ -115,7 +56,7 @@ const char *unary_kernel_name(void)
     smm_context ctx;
     if (smm_context_current(&ctx) != SMM_OK)
         return "unavailable";
-    return kernels_for(ctx.isa).name;
+    return unary_kernels_for(ctx.isa)->head.name;
 }
 
 const char *unary_op_name(unary_op op)
@@ -210,10 +151,10 @@ smm_status unary_apply(unary_op op, smm_layout layout, smm_trans trans, int64_t 
     smm_context ctx;
     if ((s = smm_context_current(&ctx)) != SMM_OK)
         return s;
-    const unary_kernels k = kernels_for(ctx.isa);
+    const unary_kernels *k = unary_kernels_for(ctx.isa);
     if (transposed)
-        run_transpose(k.transpose, op, rows, cols, A, lda, B, ldb, ctx.threads);
+        run_transpose(k->transpose, op, rows, cols, A, lda, B, ldb, ctx.threads);
     else
-        run_copy(k.copy, op, rows, cols, A, lda, B, ldb, ctx.threads);
+        run_copy(k->copy, op, rows, cols, A, lda, B, ldb, ctx.threads);
     return SMM_OK;
 }

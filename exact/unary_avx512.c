@@ -6,7 +6,7 @@
  * non-temporal stores.
  * ReLU is _mm512_max_ps(0, x): the second operand is returned when either is
  * NaN and when both are zero, so NaN propagates and -0 stays -0, as in the
- * scalar reference.
+ * scalar twin (unary_scalar.c).
  */
 #include <immintrin.h>
 #include <stdint.h>

@@ -2,12 +2,11 @@
  * sweep_cli.c - the command line of sketchmm_sweep: --help, parsing, checks
  * and defaults. See sweep.h.
  */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "sweep.h"
 
 #define SWEEP_DEFAULT_OUT "results/sweep.h5"
@@ -248,97 +247,15 @@ static void print_help(FILE *f, const char *prog)
 }
 
 /* Print "prog: <message>" and a hint on stderr; returns SWEEP_EXIT_USAGE. */
-static int usage_error(const char *prog, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry '%s --help'.\n", prog);
-    va_end(ap);
-    return SWEEP_EXIT_USAGE;
-}
-
-static int parse_i64(const char *text, int64_t lo, int64_t hi, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
-        return 0;
-    *out = (int64_t)v;
-    return 1;
-}
-
-static int parse_int(const char *text, int lo, int hi, int *out)
-{
-    int64_t v;
-    if (!parse_i64(text, lo, hi, &v))
-        return 0;
-    *out = (int)v;
-    return 1;
-}
-
-static int parse_u64(const char *text, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (text[0] == '-' || text[0] == '\0')
-        return 0;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (errno != 0 || *end != '\0')
-        return 0;
-    *out = (uint64_t)v;
-    return 1;
-}
-
-static int parse_f64(const char *text, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno != 0 || end == text || *end != '\0' || !(v >= lo && v <= hi))
-        return 0;
-    *out = v;
-    return 1;
-}
+#define usage_error(prog, ...) cli_usage_error(SWEEP_EXIT_USAGE, (prog), __VA_ARGS__)
 
 /*
- * Split a comma-separated list; each item goes to item(text, ctx), which
- * returns 0 to reject it. Returns the number of items, 0 on any error (more
- * than max_items items: list_error says so).
+ * Split a comma-separated list (cli_split_list): the number of items, 0 on
+ * any error (more than max_items items: list_error says so).
  */
-static int split_list(const char *text, int max_items, int (*item)(const char *, void *), void *ctx)
+static int split_list(const char *text, int max_items, cli_list_item_fn item, void *ctx)
 {
-    if (text[0] == '\0' || text[strlen(text) - 1] == ',')
-        return 0;
-    int items = 1;
-    for (const char *c = text; *c != '\0'; c++)
-        items += *c == ',';
-    if (items > max_items) {
-        snprintf(list_error, sizeof list_error, "%d items, and this list holds at most %d", items, max_items);
-        return 0;
-    }
-    char *buf = strdup(text);
-    if (buf == NULL)
-        return 0;
-    int count = 0;
-    char *p = buf;
-    for (;;) {
-        char *comma = strchr(p, ',');
-        if (comma != NULL)
-            *comma = '\0';
-        if (!item(p, ctx))
-            break;
-        count++;
-        if (comma == NULL) {
-            free(buf);
-            return count;
-        }
-        p = comma + 1;
-    }
-    free(buf);
-    return 0;
+    return cli_split_list(text, max_items, item, ctx, list_error, sizeof list_error);
 }
 
 typedef struct {
@@ -354,11 +271,12 @@ static int repeated(const char *text, int twice)
     return twice;
 }
 
-static int list_item(const char *text, void *ctx)
+static int list_item(const char *text, int index, void *ctx)
 {
+    (void)index;
     list_ctx *c = ctx;
     int64_t v;
-    if (!parse_i64(text, c->lo, c->hi, &v))
+    if (!cli_parse_i64(text, c->lo, c->hi, &v))
         return 0;
     for (int i = 0; i < c->list->count; i++)
         if (repeated(text, c->list->v[i] == v))
@@ -379,11 +297,12 @@ static int parse_list(const char *text, int64_t hi, sweep_list *list)
     return parse_list_from(text, 1, hi, list);
 }
 
-static int seed_item(const char *text, void *ctx)
+static int seed_item(const char *text, int index, void *ctx)
 {
+    (void)index;
     sweep_config *cfg = ctx;
     uint64_t v;
-    if (!parse_u64(text, &v))
+    if (!cli_parse_u64(text, &v))
         return 0;
     for (int i = 0; i < cfg->nseeds; i++)
         if (repeated(text, cfg->seeds[i] == v))
@@ -419,8 +338,9 @@ static int file_dataset_item(const char *text, sweep_config *cfg)
     return 1;
 }
 
-static int dataset_item(const char *text, void *ctx)
+static int dataset_item(const char *text, int index, void *ctx)
 {
+    (void)index;
     sweep_config *cfg = ctx;
     if (strncmp(text, "ann:", 4) == 0 || strstr(text, ":/") != NULL)
         return file_dataset_item(text, cfg);
@@ -449,8 +369,9 @@ typedef struct {
 } shapes_ctx;
 
 /* "ROWSxCOLS", both 1..INT32_MAX. */
-static int shape_item(const char *text, void *ctx)
+static int shape_item(const char *text, int index, void *ctx)
 {
+    (void)index;
     shapes_ctx *c = ctx;
     char rows[32];
     const char *x = strchr(text, 'x');
@@ -459,7 +380,7 @@ static int shape_item(const char *text, void *ctx)
     memcpy(rows, text, (size_t)(x - text));
     rows[x - text] = '\0';
     sweep_shape sh;
-    if (!parse_i64(rows, 1, INT32_MAX, &sh.rows) || !parse_i64(x + 1, 1, INT32_MAX, &sh.cols))
+    if (!cli_parse_i64(rows, 1, INT32_MAX, &sh.rows) || !cli_parse_i64(x + 1, 1, INT32_MAX, &sh.cols))
         return 0;
     for (int i = 0; i < *c->count; i++)
         if (repeated(text, c->shapes[i].rows == sh.rows && c->shapes[i].cols == sh.cols))
@@ -479,7 +400,7 @@ static int parse_shapes(const char *text, sweep_shape *shapes, int *count)
 static int set_shape_dim(const char *text, sweep_shape *shapes, int count, int cols)
 {
     int64_t v;
-    if (!parse_i64(text, 1, INT32_MAX, &v))
+    if (!cli_parse_i64(text, 1, INT32_MAX, &v))
         return 0;
     for (int i = 0; i < count; i++) {
         if (cols)
@@ -501,8 +422,9 @@ static sketch_method method_by_name(const char *name, size_t len)
     return (sketch_method)0;
 }
 
-static int method_item(const char *text, void *ctx)
+static int method_item(const char *text, int index, void *ctx)
 {
+    (void)index;
     sweep_config *cfg = ctx;
     sketch_method m = method_by_name(text, strlen(text));
     if (m == 0)
@@ -620,7 +542,7 @@ static int parse_shard(const char *text, sweep_config *cfg)
     memcpy(buf, text, (size_t)(slash - text));
     buf[slash - text] = '\0';
     int64_t i, n;
-    if (!parse_i64(buf, 0, INT32_MAX, &i) || !parse_i64(slash + 1, 1, INT32_MAX, &n) || i >= n)
+    if (!cli_parse_i64(buf, 0, INT32_MAX, &i) || !cli_parse_i64(slash + 1, 1, INT32_MAX, &n) || i >= n)
         return 0;
     cfg->shard_index = (int)i;
     cfg->shard_count = (int)n;
@@ -669,19 +591,19 @@ static int parse_option(const char *name, const char *value, parse_state *st, in
     } else if (strcmp(name, "datasets") == 0 || strcmp(name, "dataset") == 0) {
         *ok = parse_datasets(value, cfg);
     } else if (strcmp(name, "k") == 0) {
-        *ok = parse_i64(value, 1, INT32_MAX, &cfg->k);
+        *ok = cli_parse_i64(value, 1, INT32_MAX, &cfg->k);
         seen = SEEN_K;
     } else if (strcmp(name, "alignment") == 0) {
-        *ok = parse_f64(value, 0.0, 1.0, &cfg->alignment);
+        *ok = cli_parse_f64(value, 0.0, 1.0, &cfg->alignment);
         seen = SEEN_ALIGNMENT;
     } else if (strcmp(name, "clusters") == 0) {
-        *ok = parse_i64(value, 1, INT32_MAX, &cfg->clusters);
+        *ok = cli_parse_i64(value, 1, INT32_MAX, &cfg->clusters);
         seen = SEEN_CLUSTERS;
     } else if (strcmp(name, "rank") == 0) {
-        *ok = parse_i64(value, 1, INT32_MAX, &cfg->rank);
+        *ok = cli_parse_i64(value, 1, INT32_MAX, &cfg->rank);
         seen = SEEN_RANK;
     } else if (strcmp(name, "noise") == 0) {
-        *ok = parse_f64(value, 0.0, 1e30, &cfg->noise);
+        *ok = cli_parse_f64(value, 0.0, 1e30, &cfg->noise);
         seen = SEEN_NOISE;
     } else if (strcmp(name, "shapes") == 0) {
         *ok = parse_shapes(value, cfg->shapes, &cfg->nshapes);
@@ -690,7 +612,7 @@ static int parse_option(const char *name, const char *value, parse_state *st, in
         *ok = set_shape_dim(value, cfg->shapes, cfg->nshapes, name[0] == 'n');
         seen = SEEN_DENSE_ONLY;
     } else if (strcmp(name, "reps") == 0) {
-        *ok = parse_int(value, 1, 100000, &cfg->reps);
+        *ok = cli_parse_int(value, 1, 100000, &cfg->reps);
         seen = SEEN_DENSE_ONLY;
     } else if (strcmp(name, "topk-shapes") == 0) {
         *ok = parse_shapes(value, cfg->topk_shapes, &cfg->ntopk_shapes);
@@ -699,16 +621,16 @@ static int parse_option(const char *name, const char *value, parse_state *st, in
         *ok = set_shape_dim(value, cfg->topk_shapes, cfg->ntopk_shapes, name[0] == 'd');
         seen = SEEN_TOPK_ONLY;
     } else if (strcmp(name, "topk") == 0) {
-        *ok = parse_i64(value, 1, INT32_MAX, &cfg->topk);
+        *ok = cli_parse_i64(value, 1, INT32_MAX, &cfg->topk);
         seen = SEEN_TOPK_ONLY;
     } else if (strcmp(name, "candidates") == 0) {
         *ok = parse_list(value, INT32_MAX, &cfg->candidates);
         seen = SEEN_TOPK_ONLY;
     } else if (strcmp(name, "topk-reps") == 0) {
-        *ok = parse_int(value, 1, 100000, &cfg->topk_reps);
+        *ok = cli_parse_int(value, 1, 100000, &cfg->topk_reps);
         seen = SEEN_TOPK_ONLY;
     } else if (strcmp(name, "warmup") == 0) {
-        *ok = parse_int(value, 0, 100000, &cfg->warmup);
+        *ok = cli_parse_int(value, 0, 100000, &cfg->warmup);
     } else if (strcmp(name, "threads") == 0) {
         *ok = parse_list_from(value, 0, SMM_MAX_THREADS, &cfg->threads);
     } else if (strcmp(name, "seeds") == 0 || strcmp(name, "seed") == 0) {
@@ -934,30 +856,28 @@ static int check_config(const char *prog, sweep_config *cfg, const parse_state *
     return -1;
 }
 
-/* Split "--name=value" / "--name value" at argv[*i]; returns 0 (with *rc set) on error. */
+/*
+ * Split "--name=value" / "--name value" at argv[*i] (which starts with "--");
+ * returns 0 (with *rc set) on error. Without '=' the name is argv[*i] + 2.
+ */
 static int split_option(int argc, char **argv, int *i, char *name_buf, size_t name_size, const char **name,
                         const char **value, int *rc)
 {
     const char *prog = argv[0], *arg = argv[*i];
-    *name = arg + 2;
-    const char *eq = strchr(*name, '=');
-    if (eq != NULL) {
-        size_t len = (size_t)(eq - *name);
-        if (len >= name_size) {
+    cli_option opt;
+    cli_option_split(arg, &opt);
+    *name = opt.name;
+    if (opt.value != NULL) {
+        if (!cli_option_name(&opt, name_buf, name_size)) {
             *rc = usage_error(prog, "unknown option '%s'", arg);
             return 0;
         }
-        memcpy(name_buf, *name, len);
-        name_buf[len] = '\0';
         *name = name_buf;
-        *value = eq + 1;
-    } else {
-        if (*i + 1 >= argc) {
-            *rc = usage_error(prog, "option '%s' needs a value", arg);
-            return 0;
-        }
-        *value = argv[++*i];
+    } else if (!cli_option_take_value(argc, argv, i, &opt)) {
+        *rc = usage_error(prog, "option '%s' needs a value", arg);
+        return 0;
     }
+    *value = opt.value;
     return 1;
 }
 

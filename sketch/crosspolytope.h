@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "common/smm_dispatch.h"
 #include "common/smm_runtime.h"
 #include "sketchmm/sketch.h"
 
@@ -49,6 +50,7 @@ typedef void (*cp_match_row_fn)(const uint64_t *q, const uint64_t *b, int64_t nb
                                 int64_t words, const uint64_t *hi, const uint64_t *lo,
                                 uint32_t fields, uint16_t *out);
 
+/* Portable reference (crosspolytope_match_scalar.c, compiler popcount). */
 void cp_match_row_scalar(const uint64_t *q, const uint64_t *b, int64_t nb, int64_t ldb,
                          int64_t words, const uint64_t *hi, const uint64_t *lo,
                          uint32_t fields, uint16_t *out);
@@ -63,9 +65,19 @@ void cp_match_row_avx512(const uint64_t *q, const uint64_t *b, int64_t nb, int64
                          uint32_t fields, uint16_t *out);
 #endif
 
-/* Kernel of ISA path isa on this CPU (never NULL; scalar for unknown paths) and its name. */
-cp_match_row_fn cp_match_row_kernel(smm_isa isa);
-const char *cp_match_row_kernel_name(smm_isa isa);
+/* The match kernel of one ISA path: a row of the table of crosspolytope_match.c. */
+typedef struct {
+    smm_kernel_head head; /* "scalar", "avx2" or "avx512_vpopcntdq" */
+    cp_match_row_fn row;
+} cp_match_kernels;
+
+/*
+ * The row of path isa on this CPU (SMM_KERNELS_FOR, common/smm_dispatch.h):
+ * never NULL; the AVX-512 row needs AVX512_VPOPCNTDQ, without it the AVX2
+ * row runs; NEON, SMM_ISA_AUTO and paths without a row give the scalar row.
+ * Its head.name is what sketch_crosspolytope_kernel_name reports.
+ */
+const cp_match_kernels *cp_match_kernels_for(smm_isa isa);
 
 /*
  * Calibration table (crosspolytope_table.c, generated; sketch.h and the

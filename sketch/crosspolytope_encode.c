@@ -77,8 +77,9 @@ smm_status crosspolytope_encode_with(const smm_context *ctx, smm_layout layout,
     const int64_t hashes = lay.hashes;
     const int64_t row_step = layout == SMM_ROW_MAJOR ? ldx : 1;
     const int64_t elem_step = layout == SMM_ROW_MAJOR ? 1 : ldx;
-    const fwht_flip_fn fwht = fwht_flip_kernel(ctx->isa);
-    const scale_pad_fn scale_pad = scale_pad_kernel(ctx->isa);
+    const hd_kernels *hd = hd_kernels_for(ctx->isa);
+    const fwht_flip_fn fwht = hd->fwht;
+    const scale_pad_fn scale_pad = hd->scale_pad;
 
     /* ---- workspace: all of it before any output is written ---- */
     const int64_t mask_bytes_per_hash = (int64_t)HD_ROUNDS * D * (int64_t)sizeof(uint32_t);

@@ -1,7 +1,8 @@
 /*
  * crosspolytope_match.c - sketch_crosspolytope_matches: all-pairs counts of
- * equal hashes through the match row kernel of the current ISA path (the
- * scalar reference kernel and the dispatch are here too).
+ * equal hashes through the match row kernel of the current ISA path, and the
+ * table of those kernels (one row per path, common/smm_dispatch.h; the
+ * scalar twin is in crosspolytope_match_scalar.c).
  *
  * Tiles of CP_ROW_BLOCK rows of a by a column block of b sized for the L2
  * cache, taken dynamically by the threads; counts are exact integers, so the
@@ -16,47 +17,17 @@
 /* Bytes of b codes per column block. */
 #define CP_COL_BLOCK_BYTES (256 * 1024)
 
-void cp_match_row_scalar(const uint64_t *q, const uint64_t *b, int64_t nb, int64_t ldb,
-                         int64_t words, const uint64_t *hi, const uint64_t *lo,
-                         uint32_t fields, uint16_t *out)
-{
-    for (int64_t j = 0; j < nb; j++) {
-        const uint64_t *bj = b + j * ldb;
-        uint32_t differ = 0;
-        for (int64_t w = 0; w < words; w++) {
-            const uint64_t x = q[w] ^ bj[w];
-            differ += (uint32_t)__builtin_popcountll((((x & lo[w]) + lo[w]) | x) & hi[w]);
-        }
-        out[j] = (uint16_t)(fields - differ);
-    }
-}
-
-cp_match_row_fn cp_match_row_kernel(smm_isa isa)
-{
-    switch (isa) {
+static const cp_match_kernels table[SMM_ISA_COUNT] = {
+    [SMM_ISA_SCALAR] = { { "scalar", 0 }, cp_match_row_scalar },
 #if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return cp_match_row_avx2;
-    case SMM_ISA_AVX512:
-        return smm_cpu()->avx512_vpopcntdq ? cp_match_row_avx512 : cp_match_row_avx2;
+    [SMM_ISA_AVX2] = { { "avx2", 0 }, cp_match_row_avx2 },
+    [SMM_ISA_AVX512] = { { "avx512_vpopcntdq", SMM_CPU_VPOPCNTDQ }, cp_match_row_avx512 },
 #endif
-    default:
-        return cp_match_row_scalar;
-    }
-}
+};
 
-const char *cp_match_row_kernel_name(smm_isa isa)
+const cp_match_kernels *cp_match_kernels_for(smm_isa isa)
 {
-    switch (isa) {
-#if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return "avx2";
-    case SMM_ISA_AVX512:
-        return smm_cpu()->avx512_vpopcntdq ? "avx512_vpopcntdq" : "avx2";
-#endif
-    default:
-        return "scalar";
-    }
+    return SMM_KERNELS_FOR(table, isa);
 }
 
 const char *sketch_crosspolytope_kernel_name(void)
@@ -64,7 +35,7 @@ const char *sketch_crosspolytope_kernel_name(void)
     smm_isa isa;
     if (smm_get_isa(&isa) != SMM_OK)
         return "unavailable";
-    return cp_match_row_kernel_name(isa);
+    return cp_match_kernels_for(isa)->head.name;
 }
 
 smm_status sketch_crosspolytope_matches(int64_t d, int32_t bits,
@@ -100,7 +71,7 @@ smm_status sketch_crosspolytope_matches(int64_t d, int32_t bits,
     for (int64_t w = 0; w < words; w++)
         crosspolytope_word_masks(&lay, w, &hi[w], &lo[w]);
 
-    const cp_match_row_fn kernel = cp_match_row_kernel(ctx.isa);
+    const cp_match_row_fn kernel = cp_match_kernels_for(ctx.isa)->row;
     int64_t col_block = ldb < CP_COL_BLOCK_BYTES / 8 ? CP_COL_BLOCK_BYTES / (8 * ldb) : 0;
     if (col_block < 64)
         col_block = 64;

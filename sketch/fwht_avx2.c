@@ -9,14 +9,18 @@
  * multiply-add by +-1 whose product is exact: the same IEEE results as the
  * scalar butterfly), stages h = 8, 16, 32
  * between the registers. Each later pass does up to three more stages
- * (8 registers h0 apart) per trip through memory. Same additions, same stage
- * order per value as fwht_scalar: bit-identical results.
+ * (8 registers h0 apart) per trip through memory; fwht_plan.h plans the
+ * passes. Same additions, same stage order per value as fwht_scalar:
+ * bit-identical results.
  */
 #include <immintrin.h>
 #include <stddef.h>
 
+#include "sketch/fwht_plan.h"
 #include "sketch/hd_rotation.h"
 
+/* Registers per pass at most (fwht_plan.h). */
+#define MAX_REGS 8
 #define LANES 8
 
 static inline __m256 load_flipped(const float *p, const uint32_t *flip)
@@ -79,7 +83,7 @@ static inline __attribute__((always_inline)) void pass_first(float *v, const uin
         _mm256_set_ps(m, m, m, m, o, o, o, o),
     };
     for (int64_t base = 0; base < D; base += (int64_t)R * LANES) {
-        __m256 r[8];
+        __m256 r[MAX_REGS];
 #pragma GCC unroll 16
         for (int k = 0; k < R; k++)
             r[k] = stages_1_to_4(load_flipped(v + base + k * LANES, flip ? flip + base + k * LANES : NULL), neg);
@@ -95,7 +99,7 @@ static inline __attribute__((always_inline)) void pass_later(float *v, int64_t D
     const int64_t span = h0 * R;
     for (int64_t base = 0; base < D; base += span)
         for (int64_t c = base; c < base + h0; c += LANES) {
-            __m256 r[8];
+            __m256 r[MAX_REGS];
 #pragma GCC unroll 16
             for (int k = 0; k < R; k++)
                 r[k] = _mm256_loadu_ps(v + c + k * h0);
@@ -112,34 +116,7 @@ void fwht_flip_avx2(float *v, const uint32_t *flip, int64_t D)
         fwht_flip_scalar(v, flip, D);
         return;
     }
-    switch (D) {
-    case 8:
-        pass_first(v, flip, D, 1);
-        return;
-    case 16:
-        pass_first(v, flip, D, 2);
-        return;
-    case 32:
-        pass_first(v, flip, D, 4);
-        return;
-    default:
-        pass_first(v, flip, D, 8);
-        break;
-    }
-    int64_t h0 = 8 * LANES;
-    while (h0 < D) {
-        const int64_t left = D / h0;
-        if (left >= 8) {
-            pass_later(v, D, h0, 8);
-            h0 *= 8;
-        } else if (left == 4) {
-            pass_later(v, D, h0, 4);
-            h0 *= 4;
-        } else {
-            pass_later(v, D, h0, 2);
-            h0 *= 2;
-        }
-    }
+    FWHT_RUN_PASSES(v, flip, D, LANES, MAX_REGS);
 }
 
 void sign_pack_avx2(const float *y, int64_t count, uint64_t *words)

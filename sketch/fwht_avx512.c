@@ -9,15 +9,19 @@
  * a - b, as one fused multiply-add by +-1 whose product is exact: the same
  * IEEE results as the scalar butterfly), stages
  * h = 16 .. 128 between the registers. Each later pass does up to four more
- * stages (16 registers h0 apart) per trip through memory. Every value goes
+ * stages (16 registers h0 apart) per trip through memory (fwht_plan.h plans
+ * the passes). Every value goes
  * through the same additions in the same stage order as in fwht_scalar, so
  * the result is bit-identical; only the schedule differs.
  */
 #include <immintrin.h>
 #include <stddef.h>
 
+#include "sketch/fwht_plan.h"
 #include "sketch/hd_rotation.h"
 
+/* Registers per pass at most (fwht_plan.h). */
+#define MAX_REGS 16
 #define LANES 16
 
 static inline __m512 load_flipped(const float *p, const uint32_t *flip)
@@ -88,7 +92,7 @@ static inline __attribute__((always_inline)) void pass_first(float *v, const uin
         _mm512_set_ps(m, m, m, m, m, m, m, m, o, o, o, o, o, o, o, o),
     };
     for (int64_t base = 0; base < D; base += (int64_t)R * LANES) {
-        __m512 r[16];
+        __m512 r[MAX_REGS];
 #pragma GCC unroll 16
         for (int k = 0; k < R; k++)
             r[k] = stages_1_to_8(load_flipped(v + base + k * LANES, flip ? flip + base + k * LANES : NULL), neg);
@@ -105,7 +109,7 @@ static inline __attribute__((always_inline)) void pass_later(float *v, int64_t D
     const int64_t span = h0 * R;
     for (int64_t base = 0; base < D; base += span)
         for (int64_t c = base; c < base + h0; c += LANES) {
-            __m512 r[16];
+            __m512 r[MAX_REGS];
 #pragma GCC unroll 16
             for (int k = 0; k < R; k++)
                 r[k] = _mm512_loadu_ps(v + c + k * h0);
@@ -122,40 +126,7 @@ void fwht_flip_avx512(float *v, const uint32_t *flip, int64_t D)
         fwht_flip_scalar(v, flip, D);
         return;
     }
-    switch (D) {
-    case 16:
-        pass_first(v, flip, D, 1);
-        return;
-    case 32:
-        pass_first(v, flip, D, 2);
-        return;
-    case 64:
-        pass_first(v, flip, D, 4);
-        return;
-    case 128:
-        pass_first(v, flip, D, 8);
-        return;
-    default:
-        pass_first(v, flip, D, 16);
-        break;
-    }
-    int64_t h0 = 16 * LANES;
-    while (h0 < D) {
-        const int64_t left = D / h0; /* 2^(stages left) */
-        if (left >= 16) {
-            pass_later(v, D, h0, 16);
-            h0 *= 16;
-        } else if (left == 8) {
-            pass_later(v, D, h0, 8);
-            h0 *= 8;
-        } else if (left == 4) {
-            pass_later(v, D, h0, 4);
-            h0 *= 4;
-        } else {
-            pass_later(v, D, h0, 2);
-            h0 *= 2;
-        }
-    }
+    FWHT_RUN_PASSES(v, flip, D, LANES, MAX_REGS);
 }
 
 void sign_pack_avx512(const float *y, int64_t count, uint64_t *words)

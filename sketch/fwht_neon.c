@@ -9,14 +9,17 @@
  * multiply-add by +-1 whose product is exact: the same IEEE results as the
  * scalar butterfly), stages h = 4 .. 32 between
  * the registers. Each later pass does up to four more stages (16 registers h0
- * apart) per trip through memory. Same additions, same stage order per value
- * as fwht_scalar: bit-identical results.
+ * apart) per trip through memory; fwht_plan.h plans the passes. Same
+ * additions, same stage order per value as fwht_scalar: bit-identical results.
  */
 #include <arm_neon.h>
 #include <stddef.h>
 
+#include "sketch/fwht_plan.h"
 #include "sketch/hd_rotation.h"
 
+/* Registers per pass at most (fwht_plan.h). */
+#define MAX_REGS 16
 #define LANES 4
 
 static inline float32x4_t load_flipped(const float *p, const uint32_t *flip)
@@ -68,7 +71,7 @@ static inline __attribute__((always_inline)) void pass_first(float *v, const uin
     static const float sgn2[4] = { 1.0f, 1.0f, -1.0f, -1.0f };
     const float32x4_t n1 = vld1q_f32(sgn1), n2 = vld1q_f32(sgn2);
     for (int64_t base = 0; base < D; base += (int64_t)R * LANES) {
-        float32x4_t r[16];
+        float32x4_t r[MAX_REGS];
         for (int k = 0; k < R; k++) {
             float32x4_t x = load_flipped(v + base + k * LANES, flip ? flip + base + k * LANES : NULL);
             x = stage_in(x, vrev64q_f32(x), n1);      /* lanes (1,0,3,2) */
@@ -86,7 +89,7 @@ static inline __attribute__((always_inline)) void pass_later(float *v, int64_t D
     const int64_t span = h0 * R;
     for (int64_t base = 0; base < D; base += span)
         for (int64_t c = base; c < base + h0; c += LANES) {
-            float32x4_t r[16];
+            float32x4_t r[MAX_REGS];
 #pragma GCC unroll 16
             for (int k = 0; k < R; k++)
                 r[k] = vld1q_f32(v + c + k * h0);
@@ -103,40 +106,7 @@ void fwht_flip_neon(float *v, const uint32_t *flip, int64_t D)
         fwht_flip_scalar(v, flip, D);
         return;
     }
-    switch (D) {
-    case 4:
-        pass_first(v, flip, D, 1);
-        return;
-    case 8:
-        pass_first(v, flip, D, 2);
-        return;
-    case 16:
-        pass_first(v, flip, D, 4);
-        return;
-    case 32:
-        pass_first(v, flip, D, 8);
-        return;
-    default:
-        pass_first(v, flip, D, 16);
-        break;
-    }
-    int64_t h0 = 16 * LANES;
-    while (h0 < D) {
-        const int64_t left = D / h0;
-        if (left >= 16) {
-            pass_later(v, D, h0, 16);
-            h0 *= 16;
-        } else if (left == 8) {
-            pass_later(v, D, h0, 8);
-            h0 *= 8;
-        } else if (left == 4) {
-            pass_later(v, D, h0, 4);
-            h0 *= 4;
-        } else {
-            pass_later(v, D, h0, 2);
-            h0 *= 2;
-        }
-    }
+    FWHT_RUN_PASSES(v, flip, D, LANES, MAX_REGS);
 }
 
 void sign_pack_neon(const float *y, int64_t count, uint64_t *words)

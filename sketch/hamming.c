@@ -117,7 +117,7 @@ static smm_status all_pairs(int64_t na, const uint64_t *a, int64_t lda, int64_t 
     if (panels == NULL)
         return SMM_ERR_NO_MEMORY;
 
-    const hamming_panel_fn kernel = hamming_panel_kernel(ctx.isa);
+    const hamming_panel_fn kernel = hamming_kernels_for(ctx.isa)->panel;
     const size_t esize = out_u32 ? sizeof(uint32_t) : sizeof(uint16_t);
     const int stream = (double)na * (double)nb * (double)esize >= HAMMING_STREAM_MIN_BYTES;
     /* Column block: as many packed codes as fit the byte budget, a multiple of the panel width. */
@@ -332,7 +332,7 @@ smm_status sketch_hamming_topk(int64_t na, const uint64_t *a, int64_t lda,
     }
     memset(work, 0, (size_t)work_bytes); /* histograms start at zero */
 
-    const hamming_select_fn select = hamming_select_kernel(ctx.isa);
+    const hamming_select_fn select = hamming_kernels_for(ctx.isa)->select;
 
 #pragma omp parallel num_threads(threads)
     {
@@ -409,5 +409,5 @@ const char *sketch_hamming_kernel_name(void)
     smm_isa isa;
     if (smm_get_isa(&isa) != SMM_OK)
         return "unavailable";
-    return hamming_row_kernel_name(isa);
+    return hamming_kernels_for(isa)->head.name;
 }

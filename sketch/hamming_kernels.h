@@ -13,29 +13,24 @@
  * zero), write out[0 .. nb) and nothing else, and never fail. Results are
  * exact integers, identical for every kernel.
  *
- * hamming_row_kernel(isa) is what approx/ calls for its fused estimate (one
- * query against a run of unpacked codes); the all-pairs and top-k entry
- * points use the panel kernels below. The scalar kernels are always
- * compiled and are the reference the others are tested against.
+ * The row kernels take one query against a run of unpacked codes; the
+ * all-pairs and top-k entry points and approx/ use the panel and select
+ * kernels below. The scalar kernels (hamming_scalar.c) are always compiled
+ * and are the reference the others are tested against. The kernels of each
+ * ISA path are one row of the table of hamming_dispatch.c (the pattern of
+ * common/smm_dispatch.h), found by hamming_kernels_for at the end of this
+ * header.
  */
 #ifndef SKETCH_HAMMING_KERNELS_H
 #define SKETCH_HAMMING_KERNELS_H
 
 #include <stdint.h>
 
+#include "common/smm_dispatch.h"
 #include "sketchmm/common.h"
 
 typedef void (*hamming_row_fn)(const uint64_t *q, const uint64_t *b, int64_t nb,
                                int64_t ldb, int64_t words, uint32_t *out);
-
-/* Best kernel for path isa on this CPU; never NULL (unknown values and
- * SMM_ISA_AUTO give the scalar kernel). The caller has checked that the CPU
- * can run isa. */
-hamming_row_fn hamming_row_kernel(smm_isa isa);
-
-/* Name of hamming_row_kernel(isa) (also of the panel kernel of isa): "scalar",
- * "avx2_pshufb", "avx512_vpopcntdq" or "neon_cnt". */
-const char *hamming_row_kernel_name(smm_isa isa);
 
 /* Portable C reference (compiler popcount). */
 void hamming_row_scalar(const uint64_t *q, const uint64_t *b, int64_t nb,
@@ -122,10 +117,6 @@ typedef void (*hamming_select_fn)(const uint64_t *a, int64_t lda, int64_t na, co
 void hamming_pack_panel(const uint64_t *b, int64_t ldb, int64_t j0, int64_t count, int64_t words,
                         uint64_t *panel);
 
-/* Panel and select kernels of path isa (same rules as hamming_row_kernel). */
-hamming_panel_fn hamming_panel_kernel(smm_isa isa);
-hamming_select_fn hamming_select_kernel(smm_isa isa);
-
 /* Portable C references (always compiled). */
 void hamming_panel_scalar(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
                           int64_t words, void *out, int64_t ldo, int out_u32, int stream);
@@ -152,5 +143,22 @@ void hamming_select_neon(const uint64_t *a, int64_t lda, int64_t na, const uint6
                          int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
                          int64_t *count);
 #endif
+
+/* The kernels of one ISA path: a row of the table of hamming_dispatch.c. */
+typedef struct {
+    smm_kernel_head head; /* "scalar", "avx2_pshufb", "avx512_vpopcntdq" or "neon_cnt" */
+    hamming_row_fn row;
+    hamming_panel_fn panel;
+    hamming_select_fn select;
+} hamming_kernels;
+
+/*
+ * The row of path isa on this CPU (SMM_KERNELS_FOR): never NULL; the
+ * AVX-512 row needs AVX512_VPOPCNTDQ, without it the AVX2 row runs;
+ * SMM_ISA_AUTO and paths without a row give the scalar row. The caller has
+ * checked that the CPU can run isa. Its head.name is what
+ * sketch_hamming_kernel_name reports.
+ */
+const hamming_kernels *hamming_kernels_for(smm_isa isa);
 
 #endif /* SKETCH_HAMMING_KERNELS_H */

@@ -1,6 +1,7 @@
 /*
  * hd_rotation.c - sign masks, the scaled copy and the HD-rotation of a
- * vector (see hd_rotation.h), and the choice of its kernels per ISA path.
+ * vector (see hd_rotation.h), and the table of its kernels, one row per ISA
+ * path (common/smm_dispatch.h).
  */
 #include <math.h>
 #include <string.h>
@@ -8,75 +9,22 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "common/smm_runtime.h"
 #include "sketch/hd_rotation.h"
 
-fwht_flip_fn fwht_flip_kernel(smm_isa isa)
-{
-    switch (isa) {
+static const hd_kernels table[SMM_ISA_COUNT] = {
+    [SMM_ISA_SCALAR] = { { "scalar", 0 }, fwht_flip_scalar, sign_pack_scalar, scale_pad_scalar },
 #if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return fwht_flip_avx2;
-    case SMM_ISA_AVX512:
-        return fwht_flip_avx512;
+    [SMM_ISA_AVX2] = { { "avx2", 0 }, fwht_flip_avx2, sign_pack_avx2, scale_pad_avx2 },
+    [SMM_ISA_AVX512] = { { "avx512", 0 }, fwht_flip_avx512, sign_pack_avx512, scale_pad_avx512 },
 #endif
 #if defined(__aarch64__)
-    case SMM_ISA_NEON:
-        return fwht_flip_neon;
+    [SMM_ISA_NEON] = { { "neon", 0 }, fwht_flip_neon, sign_pack_neon, scale_pad_scalar },
 #endif
-    default:
-        return fwht_flip_scalar;
-    }
-}
+};
 
-sign_pack_fn sign_pack_kernel(smm_isa isa)
+const hd_kernels *hd_kernels_for(smm_isa isa)
 {
-    switch (isa) {
-#if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return sign_pack_avx2;
-    case SMM_ISA_AVX512:
-        return sign_pack_avx512;
-#endif
-#if defined(__aarch64__)
-    case SMM_ISA_NEON:
-        return sign_pack_neon;
-#endif
-    default:
-        return sign_pack_scalar;
-    }
-}
-
-scale_pad_fn scale_pad_kernel(smm_isa isa)
-{
-    switch (isa) {
-#if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return scale_pad_avx2;
-    case SMM_ISA_AVX512:
-        return scale_pad_avx512;
-#endif
-    default:
-        return scale_pad_scalar;
-    }
-}
-
-const char *fwht_kernel_name(smm_isa isa)
-{
-    switch (isa) {
-#if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return "avx2";
-    case SMM_ISA_AVX512:
-        return "avx512";
-#endif
-#if defined(__aarch64__)
-    case SMM_ISA_NEON:
-        return "neon";
-#endif
-    default:
-        return "scalar";
-    }
+    return SMM_KERNELS_FOR(table, isa);
 }
 
 int64_t hd_rotation_dim(int64_t d)

@@ -30,6 +30,7 @@
 
 #include <stdint.h>
 
+#include "common/smm_dispatch.h"
 #include "sketchmm/common.h"
 
 #define HD_ROUNDS 3
@@ -70,8 +71,6 @@ void sign_pack_avx512(const float *y, int64_t count, uint64_t *words);
 #if defined(__aarch64__)
 void sign_pack_neon(const float *y, int64_t count, uint64_t *words);
 #endif
-/* The sign-packing kernel of ISA path isa. */
-sign_pack_fn sign_pack_kernel(smm_isa isa);
 
 /*
  * xs[t] = x[t] * scale (float product) for t < d, xs[t] = 0 for d <= t < D:
@@ -83,13 +82,21 @@ void scale_pad_scalar(const float *x, int64_t d, float scale, float *xs, int64_t
 void scale_pad_avx2(const float *x, int64_t d, float scale, float *xs, int64_t D);
 void scale_pad_avx512(const float *x, int64_t d, float scale, float *xs, int64_t D);
 #endif
-/* The scale-and-pad kernel of ISA path isa (scalar for NEON and unknown paths). */
-scale_pad_fn scale_pad_kernel(smm_isa isa);
 
-/* The (fused-flip) FWHT kernel of ISA path isa (the scalar one for unknown paths). */
-fwht_flip_fn fwht_flip_kernel(smm_isa isa);
-/* Its name, e.g. "avx512". */
-const char *fwht_kernel_name(smm_isa isa);
+/*
+ * The rotation kernels of one ISA path: a row of the table of hd_rotation.c
+ * (the pattern of common/smm_dispatch.h; the scalar twins are in
+ * fwht_scalar.c and sqnorm_scalar.c).
+ */
+typedef struct {
+    smm_kernel_head head;   /* "scalar", "avx2", "avx512" or "neon" */
+    fwht_flip_fn fwht;      /* fused-flip FWHT */
+    sign_pack_fn sign_pack;
+    scale_pad_fn scale_pad; /* scale_pad_scalar on NEON */
+} hd_kernels;
+
+/* The row of path isa (never NULL; SMM_ISA_AUTO gives the scalar row). */
+const hd_kernels *hd_kernels_for(smm_isa isa);
 
 /* D for dimension d >= 0; 0 when d > HD_MAX_DIM. */
 int64_t hd_rotation_dim(int64_t d);

@@ -104,10 +104,11 @@ smm_status simhash_structured_encode_with(const smm_context *ctx, smm_layout lay
     for (int64_t j = 0; j < blocks; j++)
         hd_rotation_signs(seed, (uint64_t)j, D, flip + j * HD_ROUNDS * D);
 
-    const fwht_flip_fn fwht = fwht_flip_kernel(ctx->isa);
-    const sign_pack_fn pack = sign_pack_kernel(ctx->isa);
-    const sq_norms_fn sq_norms = sq_norms_kernel(ctx->isa);
-    const scale_pad_fn scale_pad = scale_pad_kernel(ctx->isa);
+    const hd_kernels *hd = hd_kernels_for(ctx->isa);
+    const fwht_flip_fn fwht = hd->fwht;
+    const sign_pack_fn pack = hd->sign_pack;
+    const scale_pad_fn scale_pad = hd->scale_pad;
+    const sq_norms_fn sq_norms = sq_norms_kernels_for(ctx->isa)->sq_norms;
     const int64_t groups = (n + GROUP - 1) / GROUP;
     int bad = 0;
     int64_t work;

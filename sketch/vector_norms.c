@@ -1,7 +1,8 @@
 /*
  * vector_norms.c - the norms of a batch of vectors (vector_norms.h): groups
  * of SQ_NORMS_GROUP vectors through the group kernel of the ISA path, the
- * last partial group through the scalar one.
+ * last partial group through the scalar one; and the table of the group
+ * kernels, one row per ISA path (common/smm_dispatch.h).
  */
 #include <math.h>
 
@@ -10,18 +11,17 @@
 /* Least work (elements touched) worth a parallel region. */
 #define NORMS_PARALLEL_MIN_WORK (INT64_C(1) << 15)
 
-sq_norms_fn sq_norms_kernel(smm_isa isa)
-{
-    switch (isa) {
+static const sq_norms_kernels table[SMM_ISA_COUNT] = {
+    [SMM_ISA_SCALAR] = { { "scalar", 0 }, sq_norms_scalar },
 #if defined(__x86_64__)
-    case SMM_ISA_AVX2:
-        return sq_norms_avx2;
-    case SMM_ISA_AVX512:
-        return sq_norms_avx512;
+    [SMM_ISA_AVX2] = { { "avx2", 0 }, sq_norms_avx2 },
+    [SMM_ISA_AVX512] = { { "avx512", 0 }, sq_norms_avx512 },
 #endif
-    default:
-        return sq_norms_scalar;
-    }
+};
+
+const sq_norms_kernels *sq_norms_kernels_for(smm_isa isa)
+{
+    return SMM_KERNELS_FOR(table, isa);
 }
 
 smm_status vector_norms(const smm_context *ctx, smm_layout layout, int64_t n, int64_t d,
@@ -37,7 +37,7 @@ smm_status vector_norms(const smm_context *ctx, smm_layout layout, int64_t n, in
     }
     const int64_t row_step = layout == SMM_ROW_MAJOR ? ldx : 1;
     const int64_t elem_step = layout == SMM_ROW_MAJOR ? 1 : ldx;
-    const sq_norms_fn sq_norms = sq_norms_kernel(ctx->isa);
+    const sq_norms_fn sq_norms = sq_norms_kernels_for(ctx->isa)->sq_norms;
     const int64_t groups = (n + SQ_NORMS_GROUP - 1) / SQ_NORMS_GROUP;
     int bad = 0;
     #pragma omp parallel for num_threads(ctx->threads) schedule(static) reduction(|| : bad) \

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "common/smm_dispatch.h"
 #include "common/smm_runtime.h"
 
 /*
@@ -36,8 +37,15 @@ void sq_norms_continue(const float *X, int64_t row_step, int64_t elem_step, int6
 void sq_norms_avx2(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss, float *big);
 void sq_norms_avx512(const float *X, int64_t row_step, int64_t elem_step, int64_t d, double *ss, float *big);
 #endif
-/* The group kernel of ISA path isa (scalar for NEON and unknown paths). */
-sq_norms_fn sq_norms_kernel(smm_isa isa);
+
+/* The group kernel of one ISA path: a row of the table of vector_norms.c (common/smm_dispatch.h). */
+typedef struct {
+    smm_kernel_head head; /* "scalar", "avx2" or "avx512" */
+    sq_norms_fn sq_norms;
+} sq_norms_kernels;
+
+/* The row of path isa (never NULL; NEON and SMM_ISA_AUTO give the scalar row). */
+const sq_norms_kernels *sq_norms_kernels_for(smm_isa isa);
 
 /*
  * The norms of the n vectors of X (n x d in `layout`, leading dimension ldx;

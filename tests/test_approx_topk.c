@@ -329,23 +329,39 @@ START_TEST(dot_kernels_match_scalar)
     smm_isa isas[4];
     const int count = test_supported_isas(isas);
     uint64_t rng = 3;
-    float x[301], y[301];
-    for (int t = 0; t < 301; t++) { /* wide dynamic range, both signs: rounding shows */
+    float x[304], y[304];
+    for (int t = 0; t < 304; t++) { /* wide dynamic range, both signs: rounding shows */
         x[t] = (test_rng_uniform(&rng) - 0.5f) * (float)(1 << (t % 20));
         y[t] = (test_rng_uniform(&rng) - 0.5f) / (float)(1 << (t % 13));
     }
-    for (int64_t k = 0; k <= 301; k += (k < 20 ? 1 : 17)) {
-        const double want = approx_dot_scalar(x, y, k);
-        double exact = 0.0; /* within float rounding of the plain sum */
-        for (int64_t t = 0; t < k; t++)
-            exact += (double)x[t] * (double)y[t];
-        ck_assert(fabs(want - exact) <= 1e-12 * (1.0 + fabs(exact)) * 1e3);
-        for (int i = 0; i < count; i++) {
-            const double got = approx_dot_kernel(isas[i])(x, y, k);
-            ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "%s k %lld: %.17g vs %.17g", smm_isa_name(isas[i]),
-                          (long long)k, got, want);
+    /* every length up to past four times the 16 lanes, then longer ones; unaligned starts */
+    for (int off = 0; off < 3; off++) {
+        const float *xs = x + off, *ys = y + (off == 2 ? 3 : off);
+        for (int64_t k = 0; k <= 301; k += (k < 70 ? 1 : 17)) {
+            const double want = approx_dot_scalar(xs, ys, k);
+            double exact = 0.0; /* within float rounding of the plain sum */
+            for (int64_t t = 0; t < k; t++)
+                exact += (double)xs[t] * (double)ys[t];
+            ck_assert(fabs(want - exact) <= 1e-12 * (1.0 + fabs(exact)) * 1e3);
+            for (int i = 0; i < count; i++) {
+                const approx_dot_kernels *row = approx_dot_kernels_for(isas[i]);
+                const double got = row->dot(xs, ys, k);
+                ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "%s (%s) k %lld off %d: %.17g vs %.17g",
+                              smm_isa_name(isas[i]), row->head.name, (long long)k, off, got, want);
+            }
         }
     }
+    /* the rows: scalar everywhere a path has no kernel of its own */
+    ck_assert(approx_dot_kernels_for(SMM_ISA_SCALAR)->dot == approx_dot_scalar);
+    ck_assert_str_eq(approx_dot_kernels_for(SMM_ISA_SCALAR)->head.name, "scalar");
+    ck_assert(approx_dot_kernels_for(SMM_ISA_AUTO)->dot == approx_dot_scalar);
+    ck_assert(approx_dot_kernels_for(SMM_ISA_NEON)->dot == approx_dot_scalar);
+#if defined(__x86_64__)
+    if (smm_isa_supported(SMM_ISA_AVX2))
+        ck_assert(approx_dot_kernels_for(SMM_ISA_AVX2)->dot == approx_dot_avx2);
+    if (smm_isa_supported(SMM_ISA_AVX512))
+        ck_assert(approx_dot_kernels_for(SMM_ISA_AVX512)->dot == approx_dot_avx512);
+#endif
 }
 END_TEST
 

@@ -23,6 +23,9 @@
  *   multiply and add on the portable one);
  * - bit identity of the strided and pointer kinds, a plan keeps its path after
  *   smm_set_isa changes, one plan executed from two threads at once;
+ * - every tile instance and rank-1 kernel of every path against the scalar
+ *   twin (the portable tiles of brgemm_kernel_scalar.c) bit for bit on
+ *   integer data, edge blocks and every update mode included;
  * - semantics of beta == 0 (NaN/Inf in C), alpha == 0, k == 0, batch == 0
  *   (NULL operands), m == 0 / n == 0 (no-op, NULL C), stride 0, overlapping
  *   batch matrices;
@@ -50,6 +53,7 @@
 
 #include "test_util.h"
 
+#include "exact/brgemm_kernels.h"
 #include "sketchmm/brgemm.h"
 
 #define SENTINEL_BITS 0x7FC0BEEFu /* a quiet NaN with a payload no result has: C padding */
@@ -1304,6 +1308,129 @@ START_TEST(test_names)
 END_TEST
 
 /* ------------------------------------------------------------------------- */
+/* Every kernel against the scalar twin (brgemm_kernels.h).                   */
+/* ------------------------------------------------------------------------- */
+
+/*
+ * The twin on a block of any size: the portable tiles of the scalar row on
+ * sub-blocks of at most its band of rows and its widest block of columns.
+ * Every element of C depends only on its own row of the A_i and column of
+ * the B_i, so the cut changes no bit.
+ */
+static void twin_block(int kind, const brgemm_args *g, int64_t rows, int64_t cols, const brgemm_batch *bt, float *C)
+{
+    const brgemm_kernels *twin = brgemm_kernels_for(SMM_ISA_SCALAR);
+    const int64_t band = (int64_t)twin->vl * twin->mv_max;
+    for (int64_t r0 = 0; r0 < rows; r0 += band) {
+        const int64_t nr = rows - r0 < band ? rows - r0 : band;
+        const int mv = (int)((nr + twin->vl - 1) / twin->vl);
+        const int64_t width = twin->nb_max[mv - 1];
+        for (int64_t j0 = 0; j0 < cols; j0 += width) {
+            const int nb = (int)(cols - j0 < width ? cols - j0 : width);
+            brgemm_batch sub = *bt;
+            if (kind == BRGEMM_KIND_STRIDED) {
+                sub.a = bt->a + r0;
+                sub.b = bt->b + j0 * g->ldb;
+            } else {
+                sub.a_off = bt->a_off + r0;
+                sub.b_off = bt->b_off + j0 * g->ldb;
+            }
+            twin->tile(kind, mv, nb)(g, (int)nr, &sub, C + r0 + j0 * g->ldc);
+        }
+    }
+}
+
+#define TWIN_FLOATS 8192
+
+/*
+ * One block of rows x nb (column-major, the kernels' view) summed over
+ * `batch` entries of depth k: integer data (exact, so every path must give
+ * the twin's bits), NaN between the elements a kernel may read and in C
+ * when beta == 0, the sentinel in C's padding. rank1 != NULL: that rank-1
+ * kernel instead of the tile (k == 1, batch 1, strided). All of C, padding
+ * included, must hold the twin's bits.
+ */
+static void twin_tile_case(const char *isa, int kind, int mv, int nb, int rows, int64_t k, int64_t batch,
+                           float alpha, float beta, brgemm_tile_fn tile, brgemm_rank1_fn rank1, uint64_t seed)
+{
+    static float A[TWIN_FLOATS], B[TWIN_FLOATS], got[TWIN_FLOATS], want[TWIN_FLOATS];
+    const brgemm_args g = { k, rows + 3, k + 2, rows + 4, (rows + 3) * k + 5, (k + 2) * nb + 1, alpha, beta };
+    ck_assert(batch * g.stride_a <= TWIN_FLOATS && batch * g.stride_b <= TWIN_FLOATS && g.ldc * nb <= TWIN_FLOATS);
+    uint64_t rng = seed;
+    for (int64_t x = 0; x < TWIN_FLOATS; x++)
+        A[x] = B[x] = NAN;
+    for (int64_t i = 0; i < batch; i++)
+        for (int64_t p = 0; p < k; p++) {
+            for (int64_t r = 0; r < rows; r++)
+                A[i * g.stride_a + r + p * g.lda] = gen_value(MODE_EXACT, &rng);
+            for (int64_t j = 0; j < nb; j++)
+                B[i * g.stride_b + p + j * g.ldb] = gen_value(MODE_EXACT, &rng);
+        }
+    const float s = sentinel();
+    for (int64_t x = 0; x < g.ldc * nb; x++)
+        got[x] = x % g.ldc >= rows ? s : beta == 0.0f ? NAN : gen_value(MODE_EXACT, &rng);
+    memcpy(want, got, (size_t)(g.ldc * nb) * sizeof(float));
+    const float *ap[16], *bp[16];
+    ck_assert_int_le(batch, 16);
+    for (int64_t i = 0; i < batch; i++) {
+        ap[i] = A + i * g.stride_a;
+        bp[i] = B + i * g.stride_b;
+    }
+    const brgemm_batch bt = { A, B, ap, bp, 0, 0, batch };
+    if (rank1 != NULL)
+        rank1(&g, rows, nb, A, B, got);
+    else
+        tile(&g, rows, &bt, got);
+    twin_block(kind, &g, rows, nb, &bt, want);
+    for (int64_t x = 0; x < g.ldc * nb; x++)
+        if (bits_of(got[x]) != bits_of(want[x]))
+            ck_abort_msg("%s %s %s mv=%d nb=%d rows=%d k=%lld batch=%lld alpha=%g beta=%g: C[%lld] = %a, the twin "
+                         "gives %a",
+                         isa, rank1 != NULL ? "rank-1" : "tile", kind == BRGEMM_KIND_STRIDED ? "strided" : "pointers",
+                         mv, nb, rows, (long long)k, (long long)batch, (double)alpha, (double)beta, (long long)x,
+                         (double)got[x], (double)want[x]);
+}
+
+/*
+ * On every path: every tile instance (both kinds, every vector count and
+ * column count, a block filling its last vector and one holding a single
+ * row of it) at k = 1, 2, 5 and batch 1, 3, and the rank-1 kernel on every
+ * row count up to two bands and a half, in each update mode (beta 0,
+ * alpha = beta = 1, general), against the portable tiles.
+ */
+START_TEST(test_kernels_match_scalar_twin)
+{
+    static const float ab[][2] = { { 1.0f, 0.0f }, { 1.0f, 1.0f }, { -0.5f, 2.0f }, { 2.0f, 0.25f } };
+    static const int64_t ks[] = { 1, 2, 5 }, batches[] = { 1, 3 };
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    uint64_t seed = 7000;
+    for (int ii = 0; ii < nisa; ii++) {
+        const brgemm_kernels *kr = brgemm_kernels_for(isas[ii]);
+        const char *isa = kr->head.name;
+        for (int kind = 0; kind < 2; kind++)
+            for (int mv = 1; mv <= kr->mv_max; mv++)
+                for (int nb = 1; nb <= kr->nb_max[mv - 1]; nb++)
+                    for (int full = 0; full < 2; full++)
+                        for (int ki = 0; ki < 3; ki++)
+                            for (int bi = 0; bi < 2; bi++)
+                                for (int a = 0; a < 4; a++)
+                                    twin_tile_case(isa, kind, mv, nb, full ? mv * kr->vl : (mv - 1) * kr->vl + 1,
+                                                   ks[ki], batches[bi], ab[a][0], ab[a][1], kr->tile(kind, mv, nb),
+                                                   NULL, seed++);
+        if (kr->rank1 == NULL)
+            continue;
+        const int band = BRGEMM_RANK1_VECTORS * kr->vl;
+        for (int m = 1; m <= 2 * band + band / 2; m++)
+            for (int n = 1; n <= 3; n += 2)
+                for (int a = 0; a < 4; a++)
+                    twin_tile_case(isa, BRGEMM_KIND_STRIDED, 0, n, m, 1, 1, ab[a][0], ab[a][1], NULL, kr->rank1,
+                                   seed++);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
 /* The full grid (seed 003).                                                  */
 /* ------------------------------------------------------------------------- */
 
@@ -1464,6 +1591,7 @@ static Suite *brgemm_suite(void)
     tcase_add_test(tc, test_summation_order);
     tcase_add_test(tc, test_plan_keeps_its_path);
     tcase_add_test(tc, test_concurrent_execution);
+    tcase_add_test(tc, test_kernels_match_scalar_twin);
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);
     tc = tcase_create("semantics");

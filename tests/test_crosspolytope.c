@@ -2,9 +2,11 @@
  * test_crosspolytope.c - Check suite of cross-polytope LSH: the code layout,
  * the encoder (against an in-test reference built from the documented
  * definition, on every ISA path, thread count and layout, and golden codes),
- * the match-count kernels (against the scalar kernel and a field-by-field
- * comparison), the calibration (measured collision rates and cosine
- * estimates of the implemented hash against the table, for d = 16 .. 1024),
+ * the match-count kernels (against a field-by-field comparison, and every
+ * path's kernel against the scalar twin bit for bit on edge shapes; the
+ * kernel table's rows and names), the calibration (measured collision rates
+ * and cosine estimates of the implemented hash against the table, for
+ * d = 16 .. 1024),
  * the SimHash and cross-polytope variance formulas, zero vectors and bad
  * input.
  */
@@ -419,21 +421,18 @@ START_TEST(test_match_kernels)
 {
     static const int64_t ds[] = { 1, 4, 16, 128, 1000, INT64_C(1) << 24 };
     static const int32_t bits_list[] = { 1, 2, 5, 63, 64, 66, 500, 1600, 4000, SKETCH_MAX_BITS };
-    cp_match_row_fn kernels[3];
-    const char *names[3];
+    /* the scalar twin, then the row of every path this CPU runs */
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    cp_match_row_fn kernels[5];
+    const char *names[5];
     int nk = 0;
     kernels[nk] = cp_match_row_scalar;
-    names[nk++] = "scalar";
-#if defined(__x86_64__)
-    if (smm_isa_supported(SMM_ISA_AVX2)) {
-        kernels[nk] = cp_match_row_avx2;
-        names[nk++] = "avx2";
+    names[nk++] = "scalar twin";
+    for (int i = 0; i < nisa; i++) {
+        kernels[nk] = cp_match_kernels_for(isas[i])->row;
+        names[nk++] = cp_match_kernels_for(isas[i])->head.name;
     }
-    if (smm_cpu()->avx512_vpopcntdq) {
-        kernels[nk] = cp_match_row_avx512;
-        names[nk++] = "avx512";
-    }
-#endif
     uint64_t rng = 77;
     for (size_t a = 0; a < sizeof ds / sizeof ds[0]; a++) {
         for (size_t b = 0; b < sizeof bits_list / sizeof bits_list[0]; b++) {
@@ -473,6 +472,107 @@ START_TEST(test_match_kernels)
             }
         }
     }
+}
+END_TEST
+
+/*
+ * Every path's match kernel against the scalar twin, bit for bit, on edge
+ * shapes: word counts around the 4 words of an AVX2 and the 8 of an AVX-512
+ * register, code counts around the 4 and 8 codes of the one-word contiguous
+ * loops, odd strides, unaligned codes. The codes are random words (the
+ * kernels' formula holds for any bits), a copy of the query (every field
+ * equal) and its complement (none); the masks are those of d = 4 (3-bit
+ * fields, 21 per word, the last field 2 bits wide).
+ */
+START_TEST(test_match_kernels_match_twin)
+{
+    static const int64_t word_counts[] = { 1, 2, 3, 4, 5, 7, 8, 9, 11, 15, 16, 17, 24, 33 };
+    static const int64_t nbs[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33 };
+    enum { MAX_NB = 33, SLACK = 4 };
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    uint64_t rng = 78;
+    for (size_t wi = 0; wi < sizeof word_counts / sizeof word_counts[0]; wi++) {
+        const int64_t words = word_counts[wi];
+        sketch_cp_layout lay;
+        ck_assert_int_eq(sketch_crosspolytope_layout(4, (int32_t)(63 * words - 1), &lay), SMM_OK);
+        ck_assert_int_eq(lay.words, words);
+        uint64_t *hi = malloc((size_t)words * sizeof *hi), *lo = malloc((size_t)words * sizeof *lo);
+        uint64_t *q = malloc((size_t)words * sizeof *q);
+        uint64_t *b = malloc((size_t)(MAX_NB * (words + 3) + 1) * sizeof *b);
+        ck_assert(hi && lo && q && b);
+        for (int64_t w = 0; w < words; w++) {
+            crosspolytope_word_masks(&lay, w, &hi[w], &lo[w]);
+            q[w] = test_rng_next(&rng);
+        }
+        for (int pad = 0; pad < 3; pad++) {
+            const int64_t ldb = words + (pad == 0 ? 0 : pad == 1 ? 1 : 3);
+            for (int off = 0; off < 2; off++) {
+                uint64_t *bs = b + off; /* 8-byte aligned only when off == 1 */
+                for (int64_t t = 0; t < MAX_NB * ldb; t++)
+                    bs[t] = test_rng_next(&rng);
+                for (int64_t w = 0; w < words; w++) {
+                    bs[w] = q[w];
+                    bs[ldb + w] = ~q[w];
+                }
+                for (size_t ni = 0; ni < sizeof nbs / sizeof nbs[0]; ni++) {
+                    const int64_t nb = nbs[ni];
+                    uint16_t want[MAX_NB + SLACK], got[MAX_NB + SLACK];
+                    for (int64_t j = 0; j < MAX_NB + SLACK; j++)
+                        want[j] = 0xBEEF;
+                    cp_match_row_scalar(q, bs, nb, ldb, words, hi, lo, (uint32_t)lay.hashes, want);
+                    if (nb >= 2)
+                        ck_assert(want[0] == lay.hashes && want[1] == 0);
+                    for (int i = 0; i < nisa; i++) {
+                        const cp_match_kernels *row = cp_match_kernels_for(isas[i]);
+                        for (int64_t j = 0; j < MAX_NB + SLACK; j++)
+                            got[j] = 0xBEEF;
+                        row->row(q, bs, nb, ldb, words, hi, lo, (uint32_t)lay.hashes, got);
+                        ck_assert_msg(memcmp(got, want, sizeof got) == 0, "%s words %lld ldb %lld nb %lld off %d",
+                                      row->head.name, (long long)words, (long long)ldb, (long long)nb, off);
+                    }
+                }
+            }
+        }
+        free(hi);
+        free(lo);
+        free(q);
+        free(b);
+    }
+}
+END_TEST
+
+START_TEST(test_match_kernel_rows)
+{
+    const cp_match_kernels *scalar = cp_match_kernels_for(SMM_ISA_SCALAR);
+    ck_assert(scalar->row == cp_match_row_scalar);
+    ck_assert_str_eq(scalar->head.name, "scalar");
+    ck_assert(cp_match_kernels_for(SMM_ISA_AUTO) == scalar);
+    ck_assert(cp_match_kernels_for(SMM_ISA_NEON) == scalar); /* no NEON kernel: the NEON path runs the twin */
+#if defined(__x86_64__)
+    if (smm_isa_supported(SMM_ISA_AVX2)) {
+        ck_assert(cp_match_kernels_for(SMM_ISA_AVX2)->row == cp_match_row_avx2);
+        ck_assert_str_eq(cp_match_kernels_for(SMM_ISA_AVX2)->head.name, "avx2");
+    }
+    if (smm_isa_supported(SMM_ISA_AVX512)) {
+        /* the AVX-512 row needs VPOPCNTDQ; without it the path runs the AVX2 row */
+        const cp_match_kernels *row = cp_match_kernels_for(SMM_ISA_AVX512);
+        if (smm_cpu()->flags & SMM_CPU_VPOPCNTDQ) {
+            ck_assert(row->row == cp_match_row_avx512);
+            ck_assert_str_eq(row->head.name, "avx512_vpopcntdq");
+        } else {
+            ck_assert(row == cp_match_kernels_for(SMM_ISA_AVX2));
+        }
+    }
+#endif
+    /* the public name is the head.name of the row that runs */
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int i = 0; i < nisa; i++) {
+        ck_assert_int_eq(smm_set_isa(isas[i]), SMM_OK);
+        ck_assert_str_eq(sketch_crosspolytope_kernel_name(), cp_match_kernels_for(isas[i])->head.name);
+    }
+    test_restore_defaults();
 }
 END_TEST
 
@@ -783,6 +883,8 @@ static Suite *crosspolytope_suite(void)
     tcase_add_test(tc, test_encode_zero_and_empty);
     tcase_add_test(tc, test_encode_bad_input);
     tcase_add_test(tc, test_match_kernels);
+    tcase_add_test(tc, test_match_kernels_match_twin);
+    tcase_add_test(tc, test_match_kernel_rows);
     tcase_add_test(tc, test_matches_public);
     tcase_add_test(tc, test_calibration_table_properties);
     tcase_add_test(tc, test_calibration_against_hash);

@@ -8,8 +8,10 @@
  * (exact/sgemm_target.h), shapes at b-1, b and b+1 for every register tile
  * and cache block b, each also lifted onto the blocked driver when the path
  * would run it as a small product; then thread-count invariance (including
- * a shape that crosses mc, kc and nc at once), the k == 0 / alpha == 0 and
- * empty cases, argument errors (C untouched) and the kernel names.
+ * a shape that crosses mc, kc and nc at once), every kernel of each path's
+ * target (micro-kernel, small-product kernel, packer) against its scalar
+ * twin on edge tiles, the k == 0 / alpha == 0 and empty cases, argument
+ * errors (C untouched) and the kernel names.
  */
 #include <float.h>
 #include <math.h>
@@ -295,7 +297,7 @@ static int add_around(int64_t *v, int n, int64_t b)
  * mc+1 x nr+1 x kc+1 and mc+1 x nc+1 x 2 (C offset by both ic and jc).
  * Returns how many were written.
  */
-static int boundary_shapes(const sgemm_target *t, boundary_shape shapes[MAX_BOUNDARY_SHAPES])
+static int boundary_shapes(const sgemm_kernels *t, boundary_shape shapes[MAX_BOUNDARY_SHAPES])
 {
     int64_t v[6];
     int ns = 0, nv;
@@ -320,7 +322,7 @@ static int boundary_shapes(const sgemm_target *t, boundary_shape shapes[MAX_BOUN
  * by at most about 25%) until t runs the product on the blocked driver
  * rather than on its small-product path. Returns 0 if that never happens.
  */
-static int lift_to_driver(const sgemm_target *t, boundary_shape *s)
+static int lift_to_driver(const sgemm_kernels *t, boundary_shape *s)
 {
     for (int step = 0; sgemm_sup_applies(t, s->d[0], s->d[1], s->d[2]); step++) {
         int g = -1;
@@ -350,7 +352,7 @@ START_TEST(test_sgemm_block_boundaries)
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
     for (int ii = 0; ii < nisa; ii++) {
-        const sgemm_target *t = sgemm_target_for(isas[ii]);
+        const sgemm_kernels *t = sgemm_kernels_for(isas[ii]);
         ck_assert_ptr_nonnull(t);
         /* the target contract (sgemm_target.h) the shapes below rely on */
         ck_assert(t->mr >= 1 && t->mr <= SGEMM_MAX_MR && t->nr >= 1 && t->nr <= SGEMM_MAX_NR);
@@ -362,14 +364,14 @@ START_TEST(test_sgemm_block_boundaries)
         const int ns = boundary_shapes(t, shapes);
         char list[2048];
         int len = snprintf(list, sizeof list, "block boundaries on %s (mr %d nr %d mc %lld kc %lld nc %lld):",
-                           t->name, t->mr, t->nr, (long long)t->mc, (long long)t->kc, (long long)t->nc);
+                           t->head.name, t->mr, t->nr, (long long)t->mc, (long long)t->kc, (long long)t->nc);
         int cn = 0; /* cases run so far on this ISA */
         for (int si = 0; si < ns; si++) {
             boundary_shape run[2] = { shapes[si], shapes[si] };
             int nrun = 1;
             if (sgemm_sup_applies(t, run[0].d[0], run[0].d[1], run[0].d[2])) {
                 ck_assert_msg(lift_to_driver(t, &run[1]),
-                              "%s: %lldx%lldx%lld cannot be lifted to the blocked driver", t->name,
+                              "%s: %lldx%lldx%lld cannot be lifted to the blocked driver", t->head.name,
                               (long long)run[0].d[0], (long long)run[0].d[1], (long long)run[0].d[2]);
                 nrun = 2;
             }
@@ -429,7 +431,7 @@ START_TEST(test_sgemm_threads_bit_identical)
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
     for (int ii = 0; ii < nisa; ii++) {
-        const sgemm_target *t = sgemm_target_for(isas[ii]);
+        const sgemm_kernels *t = sgemm_kernels_for(isas[ii]);
         ck_assert_ptr_nonnull(t);
         ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
         thread_shape shapes[NFIXED + 1];
@@ -439,7 +441,7 @@ START_TEST(test_sgemm_threads_bit_identical)
                 continue;
             boundary_shape b = { { shapes[si].m, shapes[si].n, shapes[si].k }, shapes[si].grow };
             ck_assert_msg(lift_to_driver(t, &b), "%s: shape %d cannot be lifted to the blocked driver",
-                          t->name, si);
+                          t->head.name, si);
             shapes[si].m = b.d[0];
             shapes[si].n = b.d[1];
             shapes[si].k = b.d[2];
@@ -737,6 +739,169 @@ START_TEST(test_sgemm_kernel_names)
     ck_assert_str_eq(exact_sgemm_kernel_name(), "neon_8x12");
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
 #endif
+}
+END_TEST
+
+/* ---- every kernel of a target against the scalar twins (sgemm_target.h) ---- */
+
+#define TWIN_FLOATS 1024
+#define SENTINEL_BITS 0x7FC0BEEFu /* a quiet NaN with a payload no result has: C padding */
+
+static uint32_t bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* Small integers (every product and sum exact, so every kernel must give the twin's bits) or uniform values. */
+static float twin_value(int exact, uint64_t *rng)
+{
+    return exact ? (float)((int)(test_rng_next(rng) % 17) - 8) : test_rng_uniform(rng);
+}
+
+/*
+ * One tile as sgemm_sup_fn describes it: rows x cols, depth k, A element
+ * (i, p) at A[i * rsa + p * csa], B (p, j) at B[p * rsb + j], C (i, j) at
+ * C[i * ldc + j]. A packed micro-kernel's tile is the case rows = rsb = mr,
+ * cols = nr, rsa = 1, csa = mr.
+ */
+typedef struct {
+    int64_t rows, cols, k;
+    int64_t rsa, csa, rsb, ldc;
+    float alpha, beta;
+    int exact; /* data of small integers */
+} twin_case;
+
+/*
+ * Run the packed kernel (sup NULL) or the small-product kernel on c and
+ * compare with sgemm_sup_scalar: the same bits when same_bits or c->exact,
+ * else within 2 (k + 2) eps (|alpha| sum |a||b| + |beta c0|), the room
+ * fused and separate roundings need. Elements between those the tile reads
+ * hold NaN (reading one shows); beta == 0 puts NaN in C; the padding of C
+ * must keep its bits.
+ */
+static void twin_check(const char *what, const twin_case *c, sgemm_kernel_fn kernel, sgemm_sup_fn sup,
+                       int same_bits, uint64_t seed)
+{
+    static float A[TWIN_FLOATS], B[TWIN_FLOATS], absA[TWIN_FLOATS], absB[TWIN_FLOATS];
+    static float C0[TWIN_FLOATS], got[TWIN_FLOATS], want[TWIN_FLOATS], mag[TWIN_FLOATS];
+    const int64_t rows = c->rows, cols = c->cols, k = c->k, ldc = c->ldc;
+    ck_assert((rows - 1) * c->rsa + (k - 1) * c->csa < TWIN_FLOATS && (k - 1) * c->rsb + cols <= TWIN_FLOATS &&
+              rows * ldc <= TWIN_FLOATS);
+    uint64_t rng = seed;
+    for (int64_t x = 0; x < TWIN_FLOATS; x++)
+        A[x] = B[x] = NAN;
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t p = 0; p < k; p++)
+            A[i * c->rsa + p * c->csa] = twin_value(c->exact, &rng);
+    for (int64_t p = 0; p < k; p++)
+        for (int64_t j = 0; j < cols; j++)
+            B[p * c->rsb + j] = twin_value(c->exact, &rng);
+    for (int64_t x = 0; x < TWIN_FLOATS; x++) {
+        absA[x] = fabsf(A[x]);
+        absB[x] = fabsf(B[x]);
+    }
+    const uint32_t sentinel_bits = SENTINEL_BITS;
+    for (int64_t x = 0; x < rows * ldc; x++) {
+        if (x % ldc >= cols)
+            memcpy(&C0[x], &sentinel_bits, sizeof(float));
+        else
+            C0[x] = c->beta == 0.0f ? NAN : twin_value(c->exact, &rng);
+    }
+    memcpy(got, C0, (size_t)(rows * ldc) * sizeof(float));
+    memcpy(want, C0, (size_t)(rows * ldc) * sizeof(float));
+    if (sup == NULL)
+        kernel(k, c->alpha, A, B, c->beta, got, ldc);
+    else
+        sup(rows, cols, k, c->alpha, A, c->rsa, c->csa, B, c->rsb, c->beta, got, ldc);
+    sgemm_sup_scalar(rows, cols, k, c->alpha, A, c->rsa, c->csa, B, c->rsb, c->beta, want, ldc);
+    sgemm_sup_scalar(rows, cols, k, fabsf(c->alpha), absA, c->rsa, c->csa, absB, c->rsb, 0.0f, mag, ldc);
+    for (int64_t x = 0; x < rows * ldc; x++) {
+        const int64_t i = x / ldc, j = x % ldc;
+        if (j >= cols) {
+            ck_assert_msg(bits_of(got[x]) == SENTINEL_BITS, "%s %lldx%lldx%lld: padding C(%lld, %lld) written",
+                          what, (long long)rows, (long long)cols, (long long)k, (long long)i, (long long)j);
+            continue;
+        }
+        const double bc = c->beta == 0.0f ? 0.0 : fabs((double)c->beta * C0[x]);
+        const double tol = 2.0 * (double)(k + 2) * FLT_EPSILON * ((double)mag[x] + bc);
+        const int ok = same_bits || c->exact ? bits_of(got[x]) == bits_of(want[x])
+                                             : fabs((double)got[x] - (double)want[x]) <= tol;
+        ck_assert_msg(ok,
+                      "%s %lldx%lldx%lld rsa=%lld csa=%lld rsb=%lld alpha=%g beta=%g %s: C(%lld, %lld) = %a, "
+                      "the twin gives %a%s",
+                      what, (long long)rows, (long long)cols, (long long)k, (long long)c->rsa, (long long)c->csa,
+                      (long long)c->rsb, (double)c->alpha, (double)c->beta, c->exact ? "integers" : "uniform",
+                      (long long)i, (long long)j, (double)got[x], (double)want[x],
+                      same_bits || c->exact ? " (bits)" : " (beyond the tolerance)");
+    }
+}
+
+/*
+ * On every ISA path, the target's kernels against the scalar twins
+ * (sgemm_sup_scalar, sgemm_pack_lines_scalar): the packed micro-kernel on
+ * whole mr x nr tiles; the small-product kernel on every tile from 1 x 1 to
+ * mr x nr with A read along rows and along columns; both at k = 1, 2, 17,
+ * with and without beta. Integer data: the twin's bits; uniform data: the
+ * twin's within the FMA tolerance, and the scalar micro-kernel's bits (the
+ * twin has its arithmetic). The transposing packer: every line count from 1
+ * to the panel width, the twin's bits, nothing written past the panels.
+ */
+START_TEST(test_sgemm_kernels_match_twins)
+{
+    static const int64_t ks[] = { 1, 2, 17 };
+    static const float ab[][2] = { { 1.0f, 0.0f }, { -0.5f, 1.0f }, { 2.0f, 0.25f } };
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        const sgemm_kernels *t = sgemm_kernels_for(isas[ii]);
+        char what[96];
+        uint64_t seed = 40000u + 100000u * (uint64_t)ii;
+        for (int exact = 0; exact < 2; exact++)
+            for (int ki = 0; ki < 3; ki++)
+                for (int a = 0; a < 3; a++) {
+                    const twin_case packed = { t->mr, t->nr, ks[ki], 1, t->mr, t->nr, t->nr + 3, ab[a][0], ab[a][1],
+                                               exact };
+                    snprintf(what, sizeof what, "%s kernel", t->head.name);
+                    twin_check(what, &packed, t->kernel, NULL, t->kernel == sgemm_kernel_scalar_4x8, seed++);
+                    if (t->sup == NULL)
+                        continue;
+                    snprintf(what, sizeof what, "%s sup", t->head.name);
+                    for (int64_t rows = 1; rows <= t->mr; rows++)
+                        for (int64_t cols = 1; cols <= t->nr; cols++)
+                            for (int along = 0; along < 2; along++) {
+                                const int64_t k = ks[ki];
+                                const twin_case sc = { rows, cols, k, along ? 1 : k + 3, along ? rows + 2 : 1,
+                                                       cols + 5, cols + 7, ab[a][0], ab[a][1], exact };
+                                twin_check(what, &sc, NULL, t->sup, 0, seed++);
+                            }
+                }
+
+        static float src[2 * TWIN_FLOATS], got[2 * TWIN_FLOATS], want[2 * TWIN_FLOATS];
+        static const int64_t kcs[] = { 1, 2, 17, 33 };
+        const int widths[2] = { t->mr, t->nr };
+        for (int wi = 0; wi < 2; wi++)
+            for (int kci = 0; kci < 4; kci++)
+                for (int64_t lines = 1; lines <= widths[wi]; lines++) {
+                    const int w = widths[wi];
+                    const int64_t kc = kcs[kci], ls = kc + 3;
+                    uint64_t rng = seed++;
+                    for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++)
+                        src[x] = x % ls < kc ? test_rng_uniform(&rng) : NAN;
+                    const uint32_t sentinel_bits = SENTINEL_BITS;
+                    for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++) {
+                        memcpy(&got[x], &sentinel_bits, sizeof(float));
+                        memcpy(&want[x], &sentinel_bits, sizeof(float));
+                    }
+                    ck_assert(lines * ls <= 2 * TWIN_FLOATS && kc * w < 2 * TWIN_FLOATS);
+                    t->pack_lines(w, lines, kc, src, ls, got);
+                    sgemm_pack_lines_scalar(w, lines, kc, src, ls, want);
+                    ck_assert_msg(memcmp(got, want, sizeof got) == 0,
+                                  "%s pack_lines w=%d lines=%lld kc=%lld: not the twin's bits", t->head.name, w,
+                                  (long long)lines, (long long)kc);
+                }
+    }
 }
 END_TEST
 
@@ -1084,6 +1249,7 @@ static Suite *exact_suite(void)
     tcase_add_test(tc, test_sgemm_cube_257);
     tcase_add_test(tc, test_sgemm_block_boundaries);
     tcase_add_test(tc, test_sgemm_threads_bit_identical);
+    tcase_add_test(tc, test_sgemm_kernels_match_twins);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("special");

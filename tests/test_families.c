@@ -5,7 +5,10 @@
  * kernels they use.
  *
  * - Every FWHT kernel (plain and with the fused sign flip) and every
- *   sign-packing kernel is bit-equal to the scalar reference, D = 2 .. 4096.
+ *   sign-packing, squared-norm and scale-and-pad kernel is bit-equal to its
+ *   scalar twin (FWHT: D = 2 .. 65536; norms: both layouts and general
+ *   strides); the FWHT pass planner covers every stage once, in order; the
+ *   kernel tables give each path its kernels.
  * - Codes of every family are bit-identical across ISA paths, thread counts
  *   and layouts; structured codes equal an in-test reference built from the
  *   documented definition (hd_rotation_signs, flips and fwht_scalar),
@@ -29,6 +32,7 @@
 #include "test_util.h"
 
 #include "common/smm_runtime.h"
+#include "sketch/fwht_plan.h"
 #include "sketch/hd_rotation.h"
 #include "sketch/vector_norms.h"
 #include "sketch/simhash.h"
@@ -68,25 +72,26 @@ START_TEST(test_fwht_kernels_match_scalar)
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
     uint64_t rng = 101;
-    const int64_t maxD = 4096;
+    const int64_t maxD = INT64_C(1) << 16; /* from 8192 up, one trial: several full later passes */
     float *src = smm_aligned_alloc((size_t)maxD * sizeof(float));
     float *ref = smm_aligned_alloc((size_t)(maxD + 1) * sizeof(float));
     float *got = smm_aligned_alloc((size_t)(maxD + 1) * sizeof(float));
     uint32_t *flip = smm_aligned_alloc((size_t)(HD_ROUNDS * maxD) * sizeof(uint32_t));
     ck_assert(src && ref && got && flip);
     for (int64_t D = 2; D <= maxD; D *= 2) {
-        for (int trial = 0; trial < 3; trial++) {
+        for (int trial = 0; trial < (D <= 4096 ? 3 : 1); trial++) {
             for (int64_t i = 0; i < D; i++)
                 src[i] = trial == 2 ? test_rng_uniform(&rng) : wide_float(&rng);
             hd_rotation_signs(77 + (uint64_t)trial, (uint64_t)D, D, flip);
             for (int k = 0; k < nisa; k++) {
+                const hd_kernels *row = hd_kernels_for(isas[k]);
                 /* plain FWHT, unaligned start too (got + 1) */
                 memcpy(ref, src, (size_t)D * sizeof(float));
                 fwht_scalar(ref, D);
                 for (int off = 0; off < 2; off++) {
                     memcpy(got + off, src, (size_t)D * sizeof(float));
-                    fwht_flip_kernel(isas[k])(got + off, NULL, D);
-                    ck_assert_msg(same_bits(ref, got + off, D), "fwht %s D=%lld off=%d", fwht_kernel_name(isas[k]),
+                    row->fwht(got + off, NULL, D);
+                    ck_assert_msg(same_bits(ref, got + off, D), "fwht %s D=%lld off=%d", row->head.name,
                                   (long long)D, off);
                 }
                 /* fused flip: flip then scalar FWHT, three rounds */
@@ -100,15 +105,15 @@ START_TEST(test_fwht_kernels_match_scalar)
                         memcpy(&ref[i], &u, 4);
                     }
                     fwht_scalar(ref, D);
-                    fwht_flip_kernel(isas[k])(got, flip + r * D, D);
+                    row->fwht(got, flip + r * D, D);
                 }
-                ck_assert_msg(same_bits(ref, got, D), "fwht_flip %s D=%lld", fwht_kernel_name(isas[k]), (long long)D);
+                ck_assert_msg(same_bits(ref, got, D), "fwht_flip %s D=%lld", row->head.name, (long long)D);
                 /* hd_rotate with this kernel: the same as the flips and scalar FWHTs of a scaled copy */
                 float *y = smm_aligned_alloc((size_t)D * sizeof(float));
                 float *yref = smm_aligned_alloc((size_t)D * sizeof(float));
                 ck_assert(y && yref);
                 const int64_t d = D > 2 ? D - D / 4 : D;
-                hd_rotate(flip, src, 1, d, D, fwht_flip_kernel(isas[k]), y);
+                hd_rotate(flip, src, 1, d, D, row->fwht, y);
                 hd_rotate(flip, src, 1, d, D, fwht_flip_scalar, yref);
                 ck_assert(same_bits(y, yref, D));
                 smm_aligned_free(y);
@@ -140,7 +145,7 @@ START_TEST(test_sign_pack_kernels)
             uint64_t got[6];
             for (int w = 0; w < 6; w++)
                 got[w] = SENTINEL;
-            sign_pack_kernel(isas[k])(y, count, got);
+            hd_kernels_for(isas[k])->sign_pack(y, count, got);
             const int64_t words = (count + 63) / 64;
             ck_assert_msg(memcmp(got, want, (size_t)words * 8) == 0, "pack %d count %lld", (int)isas[k],
                           (long long)count);
@@ -163,15 +168,17 @@ START_TEST(test_sq_norms_kernels)
     uint64_t rng = 103;
     static const int64_t dims[] = { 0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 63, 64, 100, 257, 784, 785 };
     const int64_t G = SQ_NORMS_GROUP, maxd = 785, pad = 5;
-    const int64_t len = (maxd + pad) * (G + pad); /* either layout */
+    const int64_t len = (2 * maxd + 7) * (G + pad); /* any of the three layouts */
     float *X = malloc((size_t)len * sizeof(float));
     ck_assert(X);
     for (size_t q = 0; q < sizeof dims / sizeof dims[0]; q++) {
         const int64_t d = dims[q];
         for (int trial = 0; trial < 4; trial++) {
-            for (int layout = 0; layout < 2; layout++) {
-                /* row-major: vector k at X + k (d + pad); column-major: element t at X + t (G + pad) */
-                const int64_t row_step = layout == 0 ? d + pad : 1, elem_step = layout == 0 ? 1 : G + pad;
+            for (int layout = 0; layout < 3; layout++) {
+                /* row-major: vector k at X + k (d + pad); column-major: element t at X + t (G + pad);
+                 * 2: general strides (odd row step, element step 2), the vector kernels' scalar fallback */
+                const int64_t row_step = layout == 0 ? d + pad : layout == 1 ? 1 : 2 * d + 7;
+                const int64_t elem_step = layout == 0 ? 1 : layout == 1 ? G + pad : 2;
                 for (int64_t k = 0; k < len; k++)
                     X[k] = trial == 0 ? test_rng_uniform(&rng) : wide_float(&rng);
                 if (trial == 3 && d > 0) { /* non-finite elements in a few vectors, and -0, +0 */
@@ -195,7 +202,7 @@ START_TEST(test_sq_norms_kernels)
                     wbig[k] = b;
                 }
                 for (int k = -1; k < nisa; k++) {
-                    const sq_norms_fn f = k < 0 ? sq_norms_scalar : sq_norms_kernel(isas[k]);
+                    const sq_norms_fn f = k < 0 ? sq_norms_scalar : sq_norms_kernels_for(isas[k])->sq_norms;
                     f(X, row_step, elem_step, d, ss, big);
                     for (int64_t v = 0; v < G; v++) {
                         ck_assert_msg(same_double(ss[v], want[v]), "sq_norms isa %d d %lld layout %d vector %lld: %a %a",
@@ -233,7 +240,7 @@ START_TEST(test_scale_pad_kernels)
                 for (int off = 0; off < 2; off++) {
                     for (int64_t t = 0; t < D + 1; t++)
                         got[t] = -1.0f;
-                    scale_pad_kernel(isas[k])(x, d, scale, got + off, D);
+                    hd_kernels_for(isas[k])->scale_pad(x, d, scale, got + off, D);
                     ck_assert_msg(same_bits(want, got + off, D), "scale_pad isa %d d %lld off %d", (int)isas[k],
                                   (long long)d, off);
                     ck_assert(off == 1 ? got[0] == -1.0f : got[D] == -1.0f);
@@ -241,6 +248,68 @@ START_TEST(test_scale_pad_kernels)
             }
         }
     }
+}
+END_TEST
+
+/* The pass plans of the three vector FWHT kernels' shapes (lanes, registers): every stage once, in order. */
+START_TEST(test_fwht_plan)
+{
+    static const int shapes_lr[][2] = { { 8, 8 }, { 16, 16 }, { 4, 16 }, { 4, 2 } };
+    for (size_t s = 0; s < sizeof shapes_lr / sizeof shapes_lr[0]; s++) {
+        const int lanes = shapes_lr[s][0], max_regs = shapes_lr[s][1];
+        for (int64_t D = lanes; D <= HD_MAX_DIM; D *= 2) {
+            fwht_plan plan;
+            fwht_plan_make(&plan, D, lanes, max_regs);
+            ck_assert(plan.passes >= 1 && plan.passes <= FWHT_MAX_PASSES);
+            ck_assert_int_eq(plan.h0[0], lanes);
+            int64_t h0 = lanes;
+            for (int p = 0; p < plan.passes; p++) {
+                const int regs = plan.regs[p];
+                ck_assert_int_eq(plan.h0[p], h0);
+                ck_assert(regs >= (p == 0 ? 1 : 2) && regs <= max_regs && (regs & (regs - 1)) == 0);
+                /* as many registers as allowed, unless the stages left are fewer */
+                ck_assert(regs == max_regs || h0 * regs == D);
+                h0 *= regs;
+            }
+            ck_assert_int_eq(h0, D); /* the stages h = lanes .. D / 2, each in exactly one pass */
+            ck_assert_int_eq(plan.regs[0] == 1, D == lanes);
+        }
+    }
+}
+END_TEST
+
+/* The kernel tables give each path its own kernels, the scalar twins where it has none. */
+START_TEST(test_kernel_rows)
+{
+    const hd_kernels *scalar = hd_kernels_for(SMM_ISA_SCALAR);
+    ck_assert(scalar->fwht == fwht_flip_scalar && scalar->sign_pack == sign_pack_scalar &&
+              scalar->scale_pad == scale_pad_scalar);
+    ck_assert(hd_kernels_for(SMM_ISA_AUTO) == scalar);
+    ck_assert(sq_norms_kernels_for(SMM_ISA_SCALAR)->sq_norms == sq_norms_scalar);
+    ck_assert_str_eq(sq_norms_kernels_for(SMM_ISA_SCALAR)->head.name, "scalar");
+    ck_assert(sq_norms_kernels_for(SMM_ISA_NEON)->sq_norms == sq_norms_scalar);
+#if defined(__x86_64__)
+    if (smm_isa_supported(SMM_ISA_AVX2)) {
+        const hd_kernels *row = hd_kernels_for(SMM_ISA_AVX2);
+        ck_assert(row->fwht == fwht_flip_avx2 && row->sign_pack == sign_pack_avx2 && row->scale_pad == scale_pad_avx2);
+        ck_assert_str_eq(row->head.name, "avx2");
+        ck_assert(sq_norms_kernels_for(SMM_ISA_AVX2)->sq_norms == sq_norms_avx2);
+    }
+    if (smm_isa_supported(SMM_ISA_AVX512)) {
+        const hd_kernels *row = hd_kernels_for(SMM_ISA_AVX512);
+        ck_assert(row->fwht == fwht_flip_avx512 && row->sign_pack == sign_pack_avx512 &&
+                  row->scale_pad == scale_pad_avx512);
+        ck_assert_str_eq(row->head.name, "avx512");
+        ck_assert(sq_norms_kernels_for(SMM_ISA_AVX512)->sq_norms == sq_norms_avx512);
+    }
+#endif
+#if defined(__aarch64__)
+    /* the suite runs under qemu-aarch64: the NEON kernels must be the ones tested there */
+    ck_assert(smm_isa_supported(SMM_ISA_NEON));
+    const hd_kernels *neon = hd_kernels_for(SMM_ISA_NEON);
+    ck_assert(neon->fwht == fwht_flip_neon && neon->sign_pack == sign_pack_neon && neon->scale_pad == scale_pad_scalar);
+    ck_assert_str_eq(neon->head.name, "neon");
+#endif
 }
 END_TEST
 
@@ -266,7 +335,7 @@ START_TEST(test_rotation_dim_and_names)
     ck_assert_ptr_null(sketch_method_name((sketch_method)-1));
     for (int m = -1; m <= 9; m++)
         ck_assert_int_eq(sketch_method_uses_bits((sketch_method)m), m >= SKETCH_SIMHASH && m <= SKETCH_CROSSPOLYTOPE);
-    ck_assert_str_eq(fwht_kernel_name(SMM_ISA_SCALAR), "scalar");
+    ck_assert_str_eq(hd_kernels_for(SMM_ISA_SCALAR)->head.name, "scalar");
 }
 END_TEST
 
@@ -752,6 +821,8 @@ static Suite *families_suite(void)
     tcase_add_test(tc, test_sign_pack_kernels);
     tcase_add_test(tc, test_sq_norms_kernels);
     tcase_add_test(tc, test_scale_pad_kernels);
+    tcase_add_test(tc, test_fwht_plan);
+    tcase_add_test(tc, test_kernel_rows);
     tcase_add_test(tc, test_rotation_dim_and_names);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);

@@ -115,14 +115,15 @@ START_TEST(test_panel_kernels_match_scalar)
                     for (int64_t j = 0; j < nb; j++)
                         want[i * ldo + j] = naive_distance(a + i * lda, b + j * ldb, words);
                 for (int k = 0; k < nisa; k++) {
-                    const hamming_panel_fn kernel = hamming_panel_kernel(isas[k]);
+                    const hamming_kernels *row = hamming_kernels_for(isas[k]);
+                    const hamming_panel_fn kernel = row->panel;
                     for (int stream = 0; stream < 2; stream++) {
                         for (size_t t = 0; t < out_n; t++)
                             got32[t] = SENTINEL32;
                         kernel(a, lda, na, panels, nb, words, got32, ldo, 1, stream);
                         ck_assert_msg(memcmp(got32, want, out_n * sizeof(uint32_t)) == 0,
                                       "u32: kernel %s words %lld na %lld nb %lld stream %d",
-                                      hamming_row_kernel_name(isas[k]), (long long)words, (long long)na,
+                                      row->head.name, (long long)words, (long long)na,
                                       (long long)nb, stream);
                         if (words > HAMMING_U16_MAX_WORDS)
                             continue;
@@ -132,7 +133,7 @@ START_TEST(test_panel_kernels_match_scalar)
                         for (size_t t = 0; t < out_n; t++) {
                             const uint32_t expect = want[t] == SENTINEL32 ? SENTINEL16 : want[t];
                             ck_assert_msg(got16[t] == expect, "u16: kernel %s words %lld na %lld nb %lld at %zu",
-                                          hamming_row_kernel_name(isas[k]), (long long)words, (long long)na,
+                                          row->head.name, (long long)words, (long long)na,
                                           (long long)nb, t);
                         }
                     }
@@ -215,8 +216,8 @@ START_TEST(test_select_kernels_match_scalar)
                             got_pos[t] = got_dist[t] = SENTINEL32;
                         for (int64_t i = 0; i <= na; i++)
                             got_count[i] = -7;
-                        hamming_select_kernel(isas[k])(a, lda, na, panels, nb, words, limit, got_pos, got_dist, ldp,
-                                                       got_count);
+                        const hamming_kernels *row = hamming_kernels_for(isas[k]);
+                        row->select(a, lda, na, panels, nb, words, limit, got_pos, got_dist, ldp, got_count);
                         ck_assert_int_eq(got_count[na], -7);
                         for (int64_t i = 0; i < na; i++) {
                             ck_assert_msg(got_count[i] == want_count[i] &&
@@ -225,7 +226,7 @@ START_TEST(test_select_kernels_match_scalar)
                                               memcmp(got_dist + i * ldp, want_dist + i * ldp,
                                                      (size_t)want_count[i] * sizeof(uint32_t)) == 0,
                                           "select %s words %lld na %lld nb %lld row %lld mode %d",
-                                          hamming_row_kernel_name(isas[k]), (long long)words, (long long)na,
+                                          row->head.name, (long long)words, (long long)na,
                                           (long long)nb, (long long)i, mode);
                             /* nothing written past the scratch room (nb + HAMMING_SELECT_SLACK) */
                             for (int64_t t = nb + HAMMING_SELECT_SLACK; t < ldp; t++)
@@ -252,25 +253,37 @@ END_TEST
 
 START_TEST(test_kernel_dispatch)
 {
-    ck_assert(hamming_panel_kernel(SMM_ISA_SCALAR) == hamming_panel_scalar);
-    ck_assert(hamming_panel_kernel(SMM_ISA_AUTO) == hamming_panel_scalar);
-    ck_assert(hamming_select_kernel(SMM_ISA_SCALAR) == hamming_select_scalar);
-    ck_assert(hamming_select_kernel(SMM_ISA_AUTO) == hamming_select_scalar);
+    const hamming_kernels *scalar = hamming_kernels_for(SMM_ISA_SCALAR);
+    ck_assert(scalar->row == hamming_row_scalar && scalar->panel == hamming_panel_scalar &&
+              scalar->select == hamming_select_scalar);
+    ck_assert_str_eq(scalar->head.name, "scalar");
+    ck_assert(hamming_kernels_for(SMM_ISA_AUTO) == scalar);
 #if defined(__x86_64__)
-    if (smm_isa_supported(SMM_ISA_AVX2))
-        ck_assert(hamming_panel_kernel(SMM_ISA_AVX2) == hamming_panel_avx2 &&
-                  hamming_select_kernel(SMM_ISA_AVX2) == hamming_select_avx2);
-    if (smm_isa_supported(SMM_ISA_AVX512) && smm_cpu()->avx512_vpopcntdq)
-        ck_assert(hamming_panel_kernel(SMM_ISA_AVX512) == hamming_panel_avx512_vpopcntdq &&
-                  hamming_select_kernel(SMM_ISA_AVX512) == hamming_select_avx512_vpopcntdq);
+    if (smm_isa_supported(SMM_ISA_AVX2)) {
+        const hamming_kernels *avx2 = hamming_kernels_for(SMM_ISA_AVX2);
+        ck_assert(avx2->row == hamming_row_avx2 && avx2->panel == hamming_panel_avx2 &&
+                  avx2->select == hamming_select_avx2);
+        ck_assert_str_eq(avx2->head.name, "avx2_pshufb");
+    }
+    if (smm_isa_supported(SMM_ISA_AVX512)) {
+        /* the AVX-512 row needs VPOPCNTDQ; without it the path runs the AVX2 row */
+        const hamming_kernels *avx512 = hamming_kernels_for(SMM_ISA_AVX512);
+        if (smm_cpu()->flags & SMM_CPU_VPOPCNTDQ) {
+            ck_assert(avx512->row == hamming_row_avx512_vpopcntdq && avx512->panel == hamming_panel_avx512_vpopcntdq &&
+                      avx512->select == hamming_select_avx512_vpopcntdq);
+            ck_assert_str_eq(avx512->head.name, "avx512_vpopcntdq");
+            ck_assert_uint_eq(avx512->head.needs, SMM_CPU_VPOPCNTDQ);
+        } else {
+            ck_assert(avx512 == hamming_kernels_for(SMM_ISA_AVX2));
+        }
+    }
 #endif
 #if defined(__aarch64__)
     /* the suite runs under qemu-aarch64: the NEON kernels must be the ones tested there */
     ck_assert(smm_isa_supported(SMM_ISA_NEON));
-    ck_assert(hamming_panel_kernel(SMM_ISA_NEON) == hamming_panel_neon);
-    ck_assert(hamming_select_kernel(SMM_ISA_NEON) == hamming_select_neon);
-    ck_assert(hamming_row_kernel(SMM_ISA_NEON) == hamming_row_neon);
-    ck_assert_str_eq(hamming_row_kernel_name(SMM_ISA_NEON), "neon_cnt");
+    const hamming_kernels *neon = hamming_kernels_for(SMM_ISA_NEON);
+    ck_assert(neon->panel == hamming_panel_neon && neon->select == hamming_select_neon && neon->row == hamming_row_neon);
+    ck_assert_str_eq(neon->head.name, "neon_cnt");
     ck_assert_int_eq(smm_set_isa(SMM_ISA_NEON), SMM_OK);
     ck_assert_str_eq(sketch_hamming_kernel_name(), "neon_cnt");
     test_restore_defaults();

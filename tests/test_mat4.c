@@ -1,17 +1,20 @@
 /*
  * test_mat4.c - Check suite of sketchmm/mat4.h on every ISA path this CPU
  * runs: products against a plain double reference (relative tolerance per
- * element, scaled by sum_k |a_ik| |b_kj|), batches against single calls,
- * inverses (A * inv(A) ~ I within a tolerance scaled by the 1-norm
- * condition number; every path bitwise equal to the scalar path, as
- * mat4.c promises), singular input rejected with the output untouched,
- * NULL pointers and bad counts.
+ * element, scaled by sum_k |a_ik| |b_kj|) and against the scalar twins of
+ * mat4_scalar.c (their bits on the scalar path, within the rounding of the
+ * fused chain on the SIMD paths), batches against single calls, inverses
+ * (A * inv(A) ~ I within a tolerance scaled by the 1-norm condition number;
+ * every path, batched and single, bitwise equal to the twins, as
+ * mat4_kernels.h promises), singular input rejected with the output
+ * untouched, NULL pointers and bad counts.
  */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "exact/mat4_kernels.h"
 #include "sketchmm/mat4.h"
 #include "test_util.h"
 
@@ -125,6 +128,31 @@ START_TEST(test_mul_reference)
         ck_assert_msg(worst64 <= 4.0 * DBL_EPSILON, "%s f64 relative error %g", smm_isa_name(isas[ii]), worst64);
         ck_assert_ptr_nonnull(mat4_kernel_name());
     }
+    /* against the scalar twins: their bits on the scalar path, within twice that bound of them elsewhere */
+    mat4_mul_f32_scalar(1000, fa, fb, fd);
+    mat4_mul_f64_scalar(1000, da, db, dd);
+    for (int ii = 0; ii < nisa; ii++) {
+        set_isa_or_fail(isas[ii]);
+        ck_assert_int_eq(mat4_mul_batch_f32(1000, fa, fb, fc), SMM_OK);
+        ck_assert_int_eq(mat4_mul_batch_f64(1000, da, db, dc), SMM_OK);
+        if (isas[ii] == SMM_ISA_SCALAR) {
+            ck_assert_msg(memcmp(fc, fd, 16 * 1000 * sizeof(float)) == 0, "scalar f32 product: not the twin's bits");
+            ck_assert_msg(memcmp(dc, dd, 16 * 1000 * sizeof(double)) == 0, "scalar f64 product: not the twin's bits");
+            continue;
+        }
+        for (int t = 0; t < 1000; t++)
+            for (int e = 0; e < 16; e++) {
+                double mag32 = 0.0, mag64 = 0.0;
+                for (int q = 0; q < 4; q++) {
+                    mag32 += fabs((double)fa[16 * t + 4 * (e / 4) + q] * fb[16 * t + 4 * q + e % 4]);
+                    mag64 += fabs(da[16 * t + 4 * (e / 4) + q] * db[16 * t + 4 * q + e % 4]);
+                }
+                ck_assert_msg(fabs((double)fc[16 * t + e] - fd[16 * t + e]) <= 8.0 * FLT_EPSILON * mag32 &&
+                                  fabs(dc[16 * t + e] - dd[16 * t + e]) <= 8.0 * DBL_EPSILON * mag64,
+                              "%s matrix %d element %d: farther from the twin than the bound above allows twice",
+                              smm_isa_name(isas[ii]), t, e);
+            }
+    }
     /* every SIMD path: one product then three fused multiply-adds, k = 0 .. 3 in order (mat4.h) */
     for (int ii = 0; ii < nisa; ii++) {
         if (isas[ii] == SMM_ISA_SCALAR)
@@ -231,20 +259,34 @@ START_TEST(test_inverse)
             da[16 * t + 12 + j] = da[16 * t + j] + da[16 * t + 4 + j] + 1e-9 * (j + 1);
             fa[16 * t + 12 + j] = fa[16 * t + j] + fa[16 * t + 4 + j] + 1e-3f * (float)(j + 1);
         }
+    /* the twins: the batch kernels, and the single-matrix ones (which must accept every matrix here) */
     static float ref32[16 * N];
     static double ref64[16 * N];
+    mat4_inv_f32_scalar(N, fa, ref32);
+    mat4_inv_f64_scalar(N, da, ref64);
+    for (int t = 0; t < N; t++) {
+        float one32[16];
+        double one64[16];
+        ck_assert_int_eq(mat4_inv1_f32_scalar(fa + 16 * t, one32), 1);
+        ck_assert_int_eq(mat4_inv1_f64_scalar(da + 16 * t, one64), 1);
+        ck_assert(memcmp(one32, ref32 + 16 * t, sizeof one32) == 0 && memcmp(one64, ref64 + 16 * t, sizeof one64) == 0);
+    }
     for (int ii = 0; ii < nisa; ii++) {
         set_isa_or_fail(isas[ii]);
         ck_assert_int_eq(mat4_inv_batch_f32(N, fa, fc), SMM_OK);
         ck_assert_int_eq(mat4_inv_batch_f64(N, da, dc), SMM_OK);
-        if (ii == 0) {
-            memcpy(ref32, fc, sizeof ref32);
-            memcpy(ref64, dc, sizeof ref64);
-        } else {
-            ck_assert_msg(memcmp(ref32, fc, sizeof ref32) == 0, "%s f32 inverse differs from scalar",
-                          smm_isa_name(isas[ii]));
-            ck_assert_msg(memcmp(ref64, dc, sizeof ref64) == 0, "%s f64 inverse differs from scalar",
-                          smm_isa_name(isas[ii]));
+        ck_assert_msg(memcmp(ref32, fc, sizeof ref32) == 0, "%s f32 inverse differs from the twin",
+                      smm_isa_name(isas[ii]));
+        ck_assert_msg(memcmp(ref64, dc, sizeof ref64) == 0, "%s f64 inverse differs from the twin",
+                      smm_isa_name(isas[ii]));
+        for (int t = 0; t < N; t++) {
+            float one32[16];
+            double one64[16];
+            ck_assert_int_eq(mat4_inv_f32(fa + 16 * t, one32), SMM_OK);
+            ck_assert_int_eq(mat4_inv_f64(da + 16 * t, one64), SMM_OK);
+            ck_assert_msg(memcmp(one32, ref32 + 16 * t, sizeof one32) == 0 &&
+                              memcmp(one64, ref64 + 16 * t, sizeof one64) == 0,
+                          "%s single inverse of matrix %d differs from the twin", smm_isa_name(isas[ii]), t);
         }
         for (int t = 0; t < N; t++) {
             double a64[16], i64[16];
@@ -287,6 +329,7 @@ START_TEST(test_singular)
         for (int k = 0; k < 3; k++) {
             for (int i = 0; i < 16; i++)
                 out[i] = -7.0;
+            ck_assert_int_eq(mat4_inv1_f64_scalar(bad64[k], out), 0); /* the twin refuses it too */
             ck_assert_int_eq(mat4_inv_f64(bad64[k], out), SMM_ERR_BAD_ARGUMENT);
             for (int i = 0; i < 16; i++)
                 ck_assert(out[i] == -7.0);
@@ -295,6 +338,7 @@ START_TEST(test_singular)
         for (int k = 0; k < 2; k++) {
             for (int i = 0; i < 16; i++)
                 outf[i] = -7.0f;
+            ck_assert_int_eq(mat4_inv1_f32_scalar(bad32[k], outf), 0);
             ck_assert_int_eq(mat4_inv_f32(bad32[k], outf), SMM_ERR_BAD_ARGUMENT);
             for (int i = 0; i < 16; i++)
                 ck_assert(outf[i] == -7.0f);

@@ -729,13 +729,14 @@ START_TEST(test_hamming_kernels_match_scalar)
                     ck_assert_uint_eq(want[1], (uint32_t)(64 * words));
                 }
                 for (int a = 0; a < nisa; a++) {
-                    const hamming_row_fn k = hamming_row_kernel(isas[a]);
+                    const hamming_kernels *row = hamming_kernels_for(isas[a]);
+                    const hamming_row_fn k = row->row;
                     ck_assert_ptr_nonnull(k);
                     for (int64_t j = 0; j <= nb; j++)
                         got[j] = SENTINEL32;
                     k(q, b, nb, ldb, words, got);
                     ck_assert_msg(memcmp(got, want, (size_t)nb * sizeof(uint32_t)) == 0 && got[nb] == SENTINEL32,
-                                  "kernel %s, words %lld, ldb %lld, nb %lld", hamming_row_kernel_name(isas[a]),
+                                  "kernel %s, words %lld, ldb %lld, nb %lld", row->head.name,
                                   (long long)words, (long long)ldb, (long long)nb);
                 }
                 free(q);
@@ -750,21 +751,21 @@ END_TEST
 
 START_TEST(test_hamming_kernel_names)
 {
-    ck_assert_str_eq(hamming_row_kernel_name(SMM_ISA_SCALAR), "scalar");
-    ck_assert(hamming_row_kernel(SMM_ISA_SCALAR) == hamming_row_scalar);
-    ck_assert(hamming_row_kernel(SMM_ISA_AUTO) == hamming_row_scalar);
+    ck_assert_str_eq(hamming_kernels_for(SMM_ISA_SCALAR)->head.name, "scalar");
+    ck_assert(hamming_kernels_for(SMM_ISA_SCALAR)->row == hamming_row_scalar);
+    ck_assert(hamming_kernels_for(SMM_ISA_AUTO)->row == hamming_row_scalar);
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
     for (int a = 0; a < nisa; a++) {
         ck_assert_int_eq(smm_set_isa(isas[a]), SMM_OK);
-        ck_assert_str_eq(sketch_hamming_kernel_name(), hamming_row_kernel_name(isas[a]));
+        ck_assert_str_eq(sketch_hamming_kernel_name(), hamming_kernels_for(isas[a])->head.name);
     }
     test_restore_defaults();
 #if defined(__x86_64__)
     if (smm_isa_supported(SMM_ISA_AVX2))
-        ck_assert_str_eq(hamming_row_kernel_name(SMM_ISA_AVX2), "avx2_pshufb");
+        ck_assert_str_eq(hamming_kernels_for(SMM_ISA_AVX2)->head.name, "avx2_pshufb");
     if (smm_isa_supported(SMM_ISA_AVX512))
-        ck_assert_str_eq(hamming_row_kernel_name(SMM_ISA_AVX512),
+        ck_assert_str_eq(hamming_kernels_for(SMM_ISA_AVX512)->head.name,
                          smm_cpu()->avx512_vpopcntdq ? "avx512_vpopcntdq" : "avx2_pshufb");
 #endif
     const smm_isa missing = unsupported_isa();

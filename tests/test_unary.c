@@ -1,9 +1,11 @@
 /*
  * test_unary.c - Check suite of the unary primitives (sketchmm/unary.h):
- * every op x trans x layout against a plain definition on odd shapes with
+ * every op x trans x layout against the scalar twins of unary_scalar.c
+ * (themselves checked against a plain definition) on odd shapes with
  * padded leading dimensions (the padding and the memory after B must stay
  * untouched), on every ISA path this CPU runs and with 1 and 2 threads
- * (shapes large enough for the threaded driver included), bit-exact NaN,
+ * (shapes large enough for the threaded driver included), every kernel
+ * called directly against the twins on edge blocks, bit-exact NaN,
  * signed-zero and infinity handling of ReLU, in-place copies, and the
  * argument checks (documented statuses, B untouched).
  */
@@ -14,6 +16,7 @@
 
 #include "test_util.h"
 
+#include "exact/unary_kernels.h"
 #include "sketchmm/unary.h"
 
 #define SENTINEL_BITS 0x7FC0BEEFu /* a quiet NaN with a payload no input has */
@@ -106,6 +109,20 @@ static void check_case(unary_op op, smm_trans trans, smm_layout layout, int64_t 
             const float x = trans == SMM_TRANS ? A[at(layout, lda, j, i)] : A[at(layout, lda, i, j)];
             E[at(layout, ldb, i, j)] = ref_op(op, x);
         }
+    /* the scalar twins on the row-major view of unary.c give the definition; every path gives their bits */
+    float *T = malloc((size_t)bsize * sizeof(float));
+    ck_assert_ptr_nonnull(T);
+    for (int64_t i = 0; i < bsize; i++)
+        T[i] = s;
+    const int64_t rows = layout == SMM_ROW_MAJOR ? m : n, cols = layout == SMM_ROW_MAJOR ? n : m;
+    if (trans == SMM_TRANS && op != UNARY_ZERO)
+        unary_transpose_scalar(op, rows, cols, A, lda, T, ldb, 0);
+    else
+        unary_copy_scalar(op, rows, cols, A, lda, T, ldb);
+    ck_assert_msg(memcmp(T, E, (size_t)bsize * sizeof(float)) == 0, "%s: the scalar twin is not the definition",
+                  where);
+    memcpy(E, T, (size_t)bsize * sizeof(float));
+    free(T);
     const smm_status st = unary_apply(op, layout, trans, m, n, A, lda, B, ldb);
     ck_assert_msg(st == SMM_OK, "%s: %s", where, smm_status_str(st));
     if (memcmp(B, E, (size_t)bsize * sizeof(float)) != 0) {
@@ -140,6 +157,71 @@ START_TEST(test_matches_reference)
         }
     }
     test_restore_defaults();
+}
+END_TEST
+
+/*
+ * One kernel call on the row-major view of unary.c against the scalar twin:
+ * rows x cols of B (ldb padded, or 64-byte aligned with ldb a multiple of
+ * 16 when stream), A the same lines (copy) or rows x cols transposed, every
+ * element of B's buffer (padding and a tail after it included) compared
+ * bit for bit.
+ */
+static void kernel_case(const unary_kernels *k, unary_op op, int transpose, int64_t rows, int64_t cols, int stream,
+                        uint64_t seed)
+{
+    const int64_t lda = (transpose ? rows : cols) + 3, alines = transpose ? cols : rows;
+    const int64_t ldb = stream ? (cols + 15) / 16 * 16 + 16 : cols + 5;
+    const int64_t bsize = (rows * ldb + 16 + 15) / 16 * 16;
+    float *A = malloc((size_t)(alines * lda) * sizeof(float));
+    float *B = aligned_alloc(64, (size_t)bsize * sizeof(float)), *E = malloc((size_t)bsize * sizeof(float));
+    ck_assert(A != NULL && B != NULL && E != NULL);
+    uint64_t rng = seed;
+    fill_special(A, alines * lda, &rng);
+    const float s = sentinel();
+    for (int64_t i = 0; i < bsize; i++)
+        B[i] = E[i] = s;
+    if (transpose) {
+        k->transpose(op, rows, cols, A, lda, B, ldb, stream);
+        unary_transpose_scalar(op, rows, cols, A, lda, E, ldb, stream);
+    } else {
+        k->copy(op, rows, cols, op == UNARY_ZERO ? NULL : A, lda, B, ldb);
+        unary_copy_scalar(op, rows, cols, op == UNARY_ZERO ? NULL : A, lda, E, ldb);
+    }
+    for (int64_t i = 0; i < bsize; i++)
+        if (memcmp(&B[i], &E[i], sizeof(float)) != 0)
+            ck_abort_msg("%s %s %s %lldx%lld%s: B[%lld] = %a, the twin gives %a", k->head.name,
+                         transpose ? "transpose" : "copy", unary_op_name(op), (long long)rows, (long long)cols,
+                         stream ? " stream" : "", (long long)i, (double)B[i], (double)E[i]);
+    free(A);
+    free(B);
+    free(E);
+}
+
+/*
+ * Every path's kernels called directly against the scalar twins: copies of
+ * 1..4 rows by every width up to 70 (the 64-, 32-, 16- and 8-float steps and
+ * their tails), transposes of every shape up to 33 x 33 (the 8 x 8 and
+ * 16 x 16 register tiles, pairs of them and the edges), with and without
+ * non-temporal stores.
+ */
+START_TEST(test_kernels_match_twins)
+{
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    uint64_t seed = 900;
+    for (int ii = 0; ii < nisa; ii++) {
+        const unary_kernels *k = unary_kernels_for(isas[ii]);
+        for (int o = 0; o < 3; o++)
+            for (int64_t rows = 1; rows <= 4; rows++)
+                for (int64_t cols = 1; cols <= 70; cols++)
+                    kernel_case(k, ops[o], 0, rows, cols, 0, seed++);
+        for (int o = 1; o < 3; o++)
+            for (int64_t rows = 1; rows <= 33; rows++)
+                for (int64_t cols = 1; cols <= 33; cols++)
+                    for (int stream = 0; stream < 2; stream++)
+                        kernel_case(k, ops[o], 1, rows, cols, stream, seed++);
+    }
 }
 END_TEST
 
@@ -302,6 +384,7 @@ static Suite *unary_suite(void)
     Suite *s = suite_create("unary");
     TCase *tc = tcase_create("reference");
     tcase_add_loop_test(tc, test_matches_reference, 0, NSHAPES);
+    tcase_add_test(tc, test_kernels_match_twins);
     tcase_add_test(tc, test_large_transposes);
     tcase_add_test(tc, test_relu_special_values);
     tcase_add_test(tc, test_in_place_copy);

@@ -35,6 +35,7 @@
  * the grid and the ratio of the means, the same at K = 1, and 64x64x64.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,6 @@
 #include "sketchmm.h"
 #include "sketchmm/brgemm.h"
 
-#define MODE "brgemm"
 #define DEFAULT_REPS 5
 #define MAX_DIMENSION 1024
 #define MAX_BATCH 1024
@@ -60,37 +60,30 @@
 #define ALPHA 1.0f
 #define BETA 1.0f
 
-static const int64_t default_mn[] = { 1, 2, 4, 8, 13, 16, 24, 32, 48, 64 };
-static const int64_t default_k[] = { 1, 16, 32, 64, 128 };
-static const int64_t default_batch[] = { 1, 16 };
+#define DEFAULT_MN 1, 2, 4, 8, 13, 16, 24, 32, 48, 64 /* M and N */
 
-static const char *const option_names[] = { "m", "n", "k", "batch", "reps", "kind", "isa", "csv", NULL };
-static const char *const kind_choices[] = { "strided", "pointers" };
-static const char *const isa_choices[] = { "auto", "scalar", "avx2", "avx512", "neon" };
-static const smm_isa isa_values[] = { SMM_ISA_AUTO, SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+static const char *const kind_choices[] = { "strided", "pointers", NULL };
 
 /* The contenders, in the order of a round and of the columns. */
 enum { SMM, SMM_PTR, XSMM, XSMM_RB, XSMM_ADDR, OPENBLAS, NAIVE, IMPLS };
 static const char *const impl_names[IMPLS] = { "sketchmm", "smm_ptr", "libxsmm", "xsmm_rb",
                                                "xsmm_addr", "OpenBLAS", "naive" };
-static const char *const impl_csv_names[IMPLS] = { "sketchmm", "sketchmm_pointers", "libxsmm",
-                                                   "libxsmm_reducebatch_strd_b1", "libxsmm_reducebatch_addr",
-                                                   "openblas", "naive" };
+/* Their CSV column names after prefix, in the same order. */
+#define IMPL_CSV_COLUMNS(prefix)                                                                               \
+    prefix "sketchmm," prefix "sketchmm_pointers," prefix "libxsmm," prefix "libxsmm_reducebatch_strd_b1,"      \
+    prefix "libxsmm_reducebatch_addr," prefix "openblas," prefix "naive"
 
 typedef struct {
-    int64_t m[BENCH_MAX_LIST], n[BENCH_MAX_LIST], k[BENCH_MAX_LIST], batch[BENCH_MAX_LIST];
-    int nm, nn, nk, nbatch;
-    int strided, pointers; /* --kind */
-    int isas[BENCH_MAX_LIST];
-    int nisas;
-    int reps;
-    const char *csv_path;
+    bench_int_list m, n, k, batch;
+    bench_choice_list kinds; /* indices into kind_choices */
+    bench_choice_list isas;  /* indices into bench_isa_choices */
+    int64_t reps;
+    int strided, pointers;   /* from --kind */
 } brgemm_config;
 
-void bench_brgemm_help(FILE *out)
+static void describe(FILE *out)
 {
     fprintf(out,
-        "sketchmm_bench brgemm [options]\n"
         "  Batch-reduce GEMM C := C + sum_i A_i B_i (sketchmm/brgemm.h), column-major, lda = M,\n"
         "  ldb = K, ldc = M, stride_a = M K, stride_b = K N, one thread, against libxsmm %s\n"
         "  (libxsmm_smmdispatch at batch 1, libxsmm_smmdispatch_reducebatch_strd at batch > 1;\n"
@@ -104,86 +97,24 @@ void bench_brgemm_help(FILE *out)
         "  the median GFLOPS (2 M N K batch flops per call). Plans and libxsmm kernels are made\n"
         "  outside the timed loops. The summary: per batch value, the arithmetic mean GFLOPS over\n"
         "  the grid and the ratio of the means (issue target: sketchmm >= %.2f x libxsmm), the same\n"
-        "  at K = 1 (target >= %.2f x) and the 64x64x64 figures.\n"
-        "  --m LIST       M values (default 1,2,4,8,13,16,24,32,48,64)\n"
-        "  --n LIST       N values (default the same)\n"
-        "  --k LIST       K values (default 1,16,32,64,128)\n"
-        "  --batch LIST   batch counts (default 1,16)\n"
-        "  --reps N       timed rounds per configuration (default %d)\n"
-        "  --kind LIST    strided,pointers (default strided): brgemm_execute_strided against\n"
-        "                 reducebatch_strd, and/or brgemm_execute_pointers ('smm_ptr') against\n"
-        "                 reducebatch_addr ('xsmm_addr'; each of its calls copies the two pointer arrays\n"
-        "                 first: libxsmm 1.17's kernels move the pointers in them and leave them moved)\n"
-        "  --isa LIST     sketchmm's ISA paths: auto,scalar,avx2,avx512,neon (default auto; missing ones\n"
-        "                 are skipped); the whole grid runs on each\n"
-        "  --csv FILE     also write one CSV row per configuration\n"
-        "  libxsmm is linked in when libxsmm-dev was found at configure time (else reported as not\n"
-        "  built in); SKETCHMM_BENCH_NO_PEERS=1 leaves OpenBLAS out (libxsmm stays).\n",
+        "  at K = 1 (target >= %.2f x) and the 64x64x64 figures.\n",
 #ifdef SKETCHMM_HAVE_LIBXSMM
         "1.17",
 #else
         "1.17 (not built in here)",
 #endif
-        TOLERANCE, MIN_SAMPLE_SECONDS * 1e3, TARGET_MEAN_RATIO, TARGET_K1_RATIO, DEFAULT_REPS);
+        TOLERANCE, MIN_SAMPLE_SECONDS * 1e3, TARGET_MEAN_RATIO, TARGET_K1_RATIO);
 }
 
-static int parse_args(int argc, char **argv, brgemm_config *cfg, int *help)
+static int check_options(void *config)
 {
-    *help = 0;
-    cfg->nm = cfg->nn = (int)(sizeof default_mn / sizeof default_mn[0]);
-    memcpy(cfg->m, default_mn, sizeof default_mn);
-    memcpy(cfg->n, default_mn, sizeof default_mn);
-    cfg->nk = (int)(sizeof default_k / sizeof default_k[0]);
-    memcpy(cfg->k, default_k, sizeof default_k);
-    cfg->nbatch = (int)(sizeof default_batch / sizeof default_batch[0]);
-    memcpy(cfg->batch, default_batch, sizeof default_batch);
-    cfg->strided = 1;
-    cfg->pointers = 0;
-    cfg->isas[0] = 0;
-    cfg->nisas = 1;
-    cfg->reps = DEFAULT_REPS;
-    for (int i = 0; i < argc; i++) {
-        char name[BENCH_MAX_OPTION_NAME];
-        const char *value;
-        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
-        if (bad)
-            return bad;
-        if (strcmp(name, "help") == 0) {
-            *help = 1;
-            return 0;
-        } else if (strcmp(name, "m") == 0 || strcmp(name, "n") == 0 || strcmp(name, "k") == 0) {
-            int64_t *list = name[0] == 'm' ? cfg->m : name[0] == 'n' ? cfg->n : cfg->k;
-            int *count = name[0] == 'm' ? &cfg->nm : name[0] == 'n' ? &cfg->nn : &cfg->nk;
-            if (!bench_parse_int_list(value, 1, MAX_DIMENSION, list, count))
-                return bench_usage_error(MODE, "--%s wants sizes in [1, %d], got '%s'", name, MAX_DIMENSION, value);
-        } else if (strcmp(name, "batch") == 0) {
-            if (!bench_parse_int_list(value, 1, MAX_BATCH, cfg->batch, &cfg->nbatch))
-                return bench_usage_error(MODE, "--batch wants counts in [1, %d], got '%s'", MAX_BATCH, value);
-        } else if (strcmp(name, "reps") == 0) {
-            int64_t reps;
-            if (!bench_parse_int(value, 1, 100000, &reps))
-                return bench_usage_error(MODE, "--reps wants a count in [1, 100000], got '%s'", value);
-            cfg->reps = (int)reps;
-        } else if (strcmp(name, "kind") == 0) {
-            int kinds[BENCH_MAX_LIST], count;
-            if (!bench_parse_choice_list(value, kind_choices, 2, kinds, &count))
-                return bench_usage_error(MODE, "--kind wants strided and/or pointers, got '%s'", value);
-            cfg->strided = cfg->pointers = 0;
-            for (int c = 0; c < count; c++) {
-                if (kinds[c] == 0)
-                    cfg->strided = 1;
-                else
-                    cfg->pointers = 1;
-            }
-        } else if (strcmp(name, "isa") == 0) {
-            if (!bench_parse_choice_list(value, isa_choices, 5, cfg->isas, &cfg->nisas))
-                return bench_usage_error(MODE, "--isa wants a list of auto, scalar, avx2, avx512, neon, got '%s'",
-                                         value);
-        } else if (strcmp(name, "csv") == 0) {
-            cfg->csv_path = value;
-        } else {
-            return bench_usage_error(MODE, "unknown option '--%s'", name);
-        }
+    brgemm_config *cfg = config;
+    cfg->strided = cfg->pointers = 0;
+    for (int c = 0; c < cfg->kinds.count; c++) {
+        if (cfg->kinds.v[c] == 0)
+            cfg->strided = 1;
+        else
+            cfg->pointers = 1;
     }
     return 0;
 }
@@ -234,7 +165,7 @@ static void naive_brgemm(const problem *p, float *C)
 
 static void fail_call(const char *what, smm_status s)
 {
-    fprintf(stderr, "sketchmm_bench brgemm: %s failed: %s\n", what, smm_status_str(s));
+    bench_error("%s failed: %s", what, smm_status_str(s));
     exit(BENCH_EXIT_FAILED);
 }
 
@@ -335,11 +266,10 @@ static int check(const problem *p, int who, const double *ref, const double *mag
             const double got = (double)C[i + j * p->ldc], want = ref[i + j * p->m];
             const double bound = TOLERANCE * magnitude[i + j * p->m];
             if (!(fabs(got - want) <= bound)) {
-                fprintf(stderr,
-                        "sketchmm_bench brgemm: %s is WRONG on M=%lld N=%lld K=%lld batch=%lld: C(%lld, %lld) = %.9g, "
-                        "expected %.9g (|error| %.3g > %g of sum |a||b| + |c| = %.3g); configuration skipped\n",
-                        impl_names[who], (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch,
-                        (long long)i, (long long)j, got, want, fabs(got - want), TOLERANCE, bound);
+                bench_error("%s is WRONG on M=%lld N=%lld K=%lld batch=%lld: C(%lld, %lld) = %.9g, "
+                            "expected %.9g (|error| %.3g > %g of sum |a||b| + |c| = %.3g); configuration skipped",
+                            impl_names[who], (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch,
+                            (long long)i, (long long)j, got, want, fabs(got - want), TOLERANCE, bound);
                 return 0;
             }
         }
@@ -361,7 +291,7 @@ static void allocate(problem *p, int64_t m, int64_t n, int64_t k, int64_t batch)
     p->Ap = malloc((size_t)batch * sizeof *p->Ap);
     p->Bp = malloc((size_t)batch * sizeof *p->Bp);
     if (p->Ap == NULL || p->Bp == NULL) {
-        fprintf(stderr, "sketchmm_bench brgemm: out of memory\n");
+        bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
     for (int64_t b = 0; b < batch; b++) {
@@ -409,7 +339,7 @@ static void add_row(result_list *list, const result_row *row)
         const size_t capacity = list->capacity == 0 ? 256 : 2 * list->capacity;
         result_row *rows = realloc(list->rows, capacity * sizeof *rows);
         if (rows == NULL) {
-            fprintf(stderr, "sketchmm_bench brgemm: out of memory\n");
+            bench_error("out of memory");
             exit(BENCH_EXIT_FAILED);
         }
         list->rows = rows;
@@ -462,17 +392,6 @@ static void print_header(const int *shown)
     if (shown[SMM_PTR])
         printf(" %8s", "ptr/addr");
     printf(" %6s\n", "other%");
-}
-
-static void write_csv_header(FILE *csv)
-{
-    fputs("isa,m,n,k,batch,lda,ldb,ldc,stride_a,stride_b,reps", csv);
-    for (int who = 0; who < IMPLS; who++)
-        fprintf(csv, ",gflops_%s", impl_csv_names[who]);
-    fputs(",ratio_sketchmm_libxsmm,ratio_pointers_addr,ratio_sketchmm_openblas,ratio_sketchmm_naive", csv);
-    for (int who = 0; who < IMPLS; who++)
-        fprintf(csv, ",calls_%s", impl_csv_names[who]);
-    fputs(",other_cpu_share,libxsmm_form,libxsmm_arch,openblas_core,sketchmm_plan\n", csv);
 }
 
 static void report(const problem *p, const result_row *row, const int *shown, int reps, double others, FILE *csv,
@@ -590,18 +509,18 @@ static void print_summary_block(const result_list *list, const brgemm_config *cf
         printf("  target >= %.2f", target);
     printf("\n");
     int incomplete = 0, any = 0;
-    for (int b = 0; b < cfg->nbatch; b++) {
+    for (int b = 0; b < cfg->batch.count; b++) {
         /* a batch value listed twice is summarised once */
         int seen = 0;
         for (int e = 0; e < b; e++)
-            seen |= cfg->batch[e] == cfg->batch[b];
+            seen |= cfg->batch.v[e] == cfg->batch.v[b];
         if (seen)
             continue;
-        const mean_set s = means_of(list, isa_index, cfg->batch[b], only_k1, only_64);
+        const mean_set s = means_of(list, isa_index, cfg->batch.v[b], only_k1, only_64);
         if (s.configs == 0)
             continue;
         any = 1;
-        print_mean_line(&s, cfg->batch[b], shown, target, &incomplete);
+        print_mean_line(&s, cfg->batch.v[b], shown, target, &incomplete);
     }
     if (!any)
         printf("  (no configuration)\n");
@@ -631,7 +550,7 @@ static void measure(problem *p, int reps, double *gflops)
 {
     double *samples = malloc((size_t)IMPLS * (size_t)reps * sizeof *samples);
     if (samples == NULL) {
-        fprintf(stderr, "sketchmm_bench brgemm: out of memory\n");
+        bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
     for (int who = 0; who < IMPLS; who++)
@@ -702,7 +621,7 @@ static int run_configuration(const brgemm_config *cfg, problem *p, peer_blas *op
 
     double *ref = malloc((size_t)(p->m * p->n) * sizeof *ref), *magnitude = malloc((size_t)(p->m * p->n) * sizeof *ref);
     if (ref == NULL || magnitude == NULL) {
-        fprintf(stderr, "sketchmm_bench brgemm: out of memory\n");
+        bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
     reference(p, ref, magnitude);
@@ -715,62 +634,44 @@ static int run_configuration(const brgemm_config *cfg, problem *p, peer_blas *op
     /* brgemm.h: the two batch kinds give the same bits */
     if (ok && p->active[SMM] && p->active[SMM_PTR] &&
         memcmp(p->C[SMM], p->C[SMM_PTR], (size_t)(p->ldc * p->n) * sizeof(float)) != 0) {
-        fprintf(stderr,
-                "sketchmm_bench brgemm: brgemm_execute_strided and brgemm_execute_pointers give different bits on "
-                "M=%lld N=%lld K=%lld batch=%lld (brgemm.h promises the same); configuration skipped\n",
-                (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch);
+        bench_error("brgemm_execute_strided and brgemm_execute_pointers give different bits on "
+                    "M=%lld N=%lld K=%lld batch=%lld (brgemm.h promises the same); configuration skipped",
+                    (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch);
         ok = 0;
     }
     if (!ok)
         return 0;
-    measure(p, cfg->reps, gflops);
+    measure(p, (int)cfg->reps, gflops);
     return 1;
 }
 
-int bench_brgemm_main(int argc, char **argv)
+static int run_mode(void *config, FILE *csv)
 {
-    static brgemm_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    int help = 0;
-    int bad = parse_args(argc, argv, &cfg, &help);
-    if (bad)
-        return bad;
-    if (help) {
-        bench_brgemm_help(stdout);
-        return 0;
-    }
-    FILE *csv = NULL;
-    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
-        return BENCH_EXIT_FAILED;
-    const bench_contention_mark run_start = bench_contention_now();
+    const brgemm_config *cfg = config;
+    const int reps = (int)cfg->reps;
     peer_libxsmm_open();
     printf("%s\n", peer_libxsmm_status());
     peer_blas *openblas = peer_blas_open(PEER_OPENBLAS);
     printf("%s\n", peer_blas_status(openblas));
     peer_blas_set_threads(openblas, 1);
-    if (csv != NULL)
-        write_csv_header(csv);
 
     int shown[IMPLS];
-    shown_columns(&cfg, shown);
+    shown_columns(cfg, shown);
     smm_isa initial_isa = SMM_ISA_AUTO;
     smm_get_isa(&initial_isa);
     printf("C := C + sum_i A_i B_i, column-major, lda = M, ldb = K, ldc = M, stride_a = M K, stride_b = K N,\n"
            "1 thread; %d rounds, samples of >= %.1f ms, medians.\n",
-           cfg.reps, MIN_SAMPLE_SECONDS * 1e3);
+           reps, MIN_SAMPLE_SECONDS * 1e3);
 
     result_list results = { NULL, 0, 0 };
     int status = 0, ran_isa[BENCH_MAX_LIST] = { 0 };
     static char plan_name[BENCH_MAX_LIST][512], isa_label[BENCH_MAX_LIST][32];
-    for (int ii = 0; ii < cfg.nisas; ii++) {
+    for (int ii = 0; ii < cfg->isas.count; ii++) {
         plan_name[ii][0] = '\0';
-        const smm_isa isa = isa_values[cfg.isas[ii]];
-        if (isa != SMM_ISA_AUTO && !smm_isa_supported(isa)) {
-            printf("\n(%s: not available on this CPU, skipped)\n", isa_choices[cfg.isas[ii]]);
+        const int selected = bench_select_isa(cfg->isas.v[ii], "\n");
+        if (selected == 0)
             continue;
-        }
-        if (smm_set_isa(isa) != SMM_OK) {
-            fprintf(stderr, "sketchmm_bench brgemm: cannot select ISA %s\n", isa_choices[cfg.isas[ii]]);
+        if (selected < 0) {
             status = BENCH_EXIT_FAILED;
             break;
         }
@@ -782,22 +683,22 @@ int bench_brgemm_main(int argc, char **argv)
         const double warm_start = bench_now_seconds();
         while (bench_now_seconds() - warm_start < BENCH_WARMUP_SECONDS) {
         }
-        for (int bi = 0; bi < cfg.nbatch; bi++)
-            for (int mi = 0; mi < cfg.nm; mi++)
-                for (int ni = 0; ni < cfg.nn; ni++)
-                    for (int ki = 0; ki < cfg.nk; ki++) {
+        for (int bi = 0; bi < cfg->batch.count; bi++)
+            for (int mi = 0; mi < cfg->m.count; mi++)
+                for (int ni = 0; ni < cfg->n.count; ni++)
+                    for (int ki = 0; ki < cfg->k.count; ki++) {
                         problem p;
                         memset(&p, 0, sizeof p);
-                        allocate(&p, cfg.m[mi], cfg.n[ni], cfg.k[ki], cfg.batch[bi]);
+                        allocate(&p, cfg->m.v[mi], cfg->n.v[ni], cfg->k.v[ki], cfg->batch.v[bi]);
                         result_row row = { ii, p.m, p.n, p.k, p.batch, { 0 } };
                         const bench_contention_mark before = bench_contention_now();
-                        if (!run_configuration(&cfg, &p, openblas, row.gflops)) {
+                        if (!run_configuration(cfg, &p, openblas, row.gflops)) {
                             status = BENCH_EXIT_FAILED;
                             release(&p);
                             continue;
                         }
                         const double others = bench_contention_others(before, bench_contention_now());
-                        report(&p, &row, shown, cfg.reps, others, csv, peer_blas_kernel(openblas));
+                        report(&p, &row, shown, reps, others, csv, peer_blas_kernel(openblas));
                         add_row(&results, &row);
                         /* the plan of 64x64x64 at the largest batch, else of the first configuration */
                         if (plan_name[ii][0] == '\0' || (p.m == 64 && p.n == 64 && p.k == 64))
@@ -808,26 +709,65 @@ int bench_brgemm_main(int argc, char **argv)
                     }
     }
 
-    for (int ii = 0; ii < cfg.nisas; ii++) {
+    for (int ii = 0; ii < cfg->isas.count; ii++) {
         if (!ran_isa[ii])
             continue;
         printf("\n==== Summary, sketchmm ISA path %s ====\n", isa_label[ii]);
         printf("sketchmm plan (%s)\n", plan_name[ii][0] != '\0' ? plan_name[ii] : "none");
         printf("libxsmm target arch: %s; OpenBLAS core: %s\n", peer_libxsmm_arch(), peer_blas_kernel(openblas));
         printf("GFLOPS: arithmetic means over the grid; 'sk/xsmm' = mean(sketchmm) / mean(libxsmm)\n");
-        print_summary_block(&results, &cfg, ii, shown, "Whole grid:", 0, 0, TARGET_MEAN_RATIO);
-        print_summary_block(&results, &cfg, ii, shown, "K = 1 only:", 1, 0, TARGET_K1_RATIO);
-        print_summary_block(&results, &cfg, ii, shown, "64x64x64:", 0, 1, 0.0);
+        print_summary_block(&results, cfg, ii, shown, "Whole grid:", 0, 0, TARGET_MEAN_RATIO);
+        print_summary_block(&results, cfg, ii, shown, "K = 1 only:", 1, 0, TARGET_K1_RATIO);
+        print_summary_block(&results, cfg, ii, shown, "64x64x64:", 0, 1, 0.0);
     }
     if (status != 0)
         printf("\nSome configurations were skipped: a contender gave a wrong result (see stderr).\n");
 
     smm_set_isa(initial_isa);
-    bench_print_run_end(stdout, run_start);
     free(results.rows);
     peer_blas_free(openblas);
     peer_libxsmm_close();
-    if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
-        status = BENCH_EXIT_FAILED;
     return status;
 }
+
+/* --m, --n, --k: the sizes of the grid. */
+#define SIZE_OPTION(field, text, ...)                                                                            \
+    {                                                                                                            \
+        .name = #field, .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(brgemm_config, field), .lo = 1, \
+        .hi = MAX_DIMENSION, BENCH_DEFAULTS(__VA_ARGS__), .wants = "sizes", .help = text                         \
+    }
+
+static const bench_option options[] = {
+    SIZE_OPTION(m, "M values (default {default})", DEFAULT_MN),
+    SIZE_OPTION(n, "N values (default the same)", DEFAULT_MN),
+    SIZE_OPTION(k, "K values (default {default})", 1, 16, 32, 64, 128),
+    { .name = "batch", .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(brgemm_config, batch), .lo = 1,
+      .hi = MAX_BATCH, BENCH_DEFAULTS(1, 16), .wants = "counts", .help = "batch counts (default {default})" },
+    BENCH_OPTION_REPS(brgemm_config, reps, 100000, DEFAULT_REPS, "timed rounds per configuration (default {default})"),
+    { .name = "kind", .arg = "LIST", .kind = BENCH_CHOICE_LIST, .offset = offsetof(brgemm_config, kinds),
+      .choices = kind_choices, BENCH_DEFAULTS(0),
+      .help = "strided,pointers (default {default}): brgemm_execute_strided against\n"
+              "reducebatch_strd, and/or brgemm_execute_pointers ('smm_ptr') against\n"
+              "reducebatch_addr ('xsmm_addr'; each of its calls copies the two pointer arrays\n"
+              "first: libxsmm 1.17's kernels move the pointers in them and leave them moved)" },
+    BENCH_OPTION_ISAS(brgemm_config, isas,
+                      "sketchmm's ISA paths: auto,scalar,avx2,avx512,neon (default {default}; missing ones\n"
+                      "are skipped); the whole grid runs on each"),
+    { .name = NULL },
+};
+
+const bench_mode bench_mode_brgemm = {
+    .name = "brgemm",
+    .summary = "batch-reduce GEMM C += sum A_i B_i on small sizes: GFLOPS vs libxsmm, OpenBLAS, plain loops",
+    .options = options,
+    .config_size = sizeof(brgemm_config),
+    .describe = describe,
+    .notes = "libxsmm is linked in when libxsmm-dev was found at configure time (else reported as not\n"
+             "built in); SKETCHMM_BENCH_NO_PEERS=1 leaves OpenBLAS out (libxsmm stays).",
+    .csv_header = "isa,m,n,k,batch,lda,ldb,ldc,stride_a,stride_b,reps," IMPL_CSV_COLUMNS("gflops_")
+                  ",ratio_sketchmm_libxsmm,ratio_pointers_addr,ratio_sketchmm_openblas,ratio_sketchmm_naive,"
+                  IMPL_CSV_COLUMNS("calls_") ",other_cpu_share,libxsmm_form,libxsmm_arch,openblas_core,sketchmm_plan\n",
+    .csv_rows = "configuration",
+    .check = check_options,
+    .run = run_mode,
+};

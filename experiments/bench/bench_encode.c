@@ -19,6 +19,7 @@
  * shown here (n/a), nor anything when the family is not available.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,6 @@
 #include "bench_timing.h"
 #include "sketchmm.h"
 
-#define MODE "encode"
 #define MAX_DIM 65536
 #define DEFAULT_N 4096
 #define DEFAULT_REPS 5
@@ -39,95 +39,20 @@
 #define BENCH_PI 3.14159265358979323846
 
 typedef struct {
-    int64_t dims[BENCH_MAX_LIST];
-    int ndims;
-    int64_t bits[BENCH_MAX_LIST];
-    int nbits;
-    int64_t threads[BENCH_MAX_LIST];
-    int nthreads;
-    int64_t n;
-    int reps;
-    uint64_t seed;
-    const char *csv_path;
+    bench_int_list dims, bits, threads;
+    int64_t n, reps, seed;
 } encode_config;
 
-static const char *const option_names[] = { "dims", "bits", "threads", "n", "reps", "seed", "csv", NULL };
-
-void bench_encode_help(FILE *out)
+static void describe(FILE *out)
 {
-    fprintf(out,
-        "sketchmm_bench encode [--dims LIST] [--bits LIST] [--threads LIST] [--n N] [--reps N] [--seed S]\n"
-        "                      [--csv FILE]\n"
-        "  Vectors per second of sketch_encode for each family (simhash, simhash_orthogonal,\n"
-        "  simhash_structured, crosspolytope; 'n/a' when the library returns SMM_ERR_BAD_METHOD),\n"
-        "  row-major with norms, on n vectors forming n/2 pairs at angles spread over (0, pi).\n"
-        "  One warm-up call, then --reps rounds timing every family in turn; medians, and the\n"
-        "  median per-round speed ratio against dense simhash. Accuracy of the angle estimate\n"
-        "  pi h / bits on the same pairs: bias, rmse, and mse over SimHash's theoretical variance\n"
-        "  theta (pi - theta) / bits (averaged over the pairs).\n"
-        "  --dims LIST      dimensions d (default 784,128)\n"
-        "  --bits LIST      code lengths (default 256)\n"
-        "  --threads LIST   thread counts (default: 1 and the OpenMP maximum)\n"
-        "  --n N            vectors per call, even (default %d)\n"
-        "  --reps N         timed rounds (default %d)\n"
-        "  --seed S         sketch seed (default 1)\n"
-        "  --csv FILE       also write one CSV row per configuration and family\n",
-        DEFAULT_N, DEFAULT_REPS);
-}
-
-static int parse_args(int argc, char **argv, encode_config *cfg, int *help)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->dims[0] = 784;
-    cfg->dims[1] = 128;
-    cfg->ndims = 2;
-    cfg->bits[0] = 256;
-    cfg->nbits = 1;
-    bench_default_threads(cfg->threads, &cfg->nthreads);
-    cfg->n = DEFAULT_N;
-    cfg->reps = DEFAULT_REPS;
-    cfg->seed = 1;
-    *help = 0;
-    for (int i = 0; i < argc; i++) {
-        char name[BENCH_MAX_OPTION_NAME];
-        const char *value;
-        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
-        if (bad)
-            return bad;
-        int64_t number = 0;
-        if (strcmp(name, "help") == 0) {
-            *help = 1;
-            return 0;
-        } else if (strcmp(name, "dims") == 0) {
-            if (!bench_parse_int_list(value, 1, MAX_DIM, cfg->dims, &cfg->ndims))
-                return bench_usage_error(MODE, "--dims wants dimensions in [1, %d], got '%s'", MAX_DIM, value);
-        } else if (strcmp(name, "bits") == 0) {
-            if (!bench_parse_int_list(value, 1, SKETCH_MAX_BITS, cfg->bits, &cfg->nbits))
-                return bench_usage_error(MODE, "--bits wants code lengths in [1, %d], got '%s'", SKETCH_MAX_BITS,
-                                         value);
-        } else if (strcmp(name, "threads") == 0) {
-            if (!bench_parse_int_list(value, 1, SMM_MAX_THREADS, cfg->threads, &cfg->nthreads))
-                return bench_usage_error(MODE, "--threads wants thread counts in [1, %d], got '%s'", SMM_MAX_THREADS,
-                                         value);
-        } else if (strcmp(name, "n") == 0) {
-            if (!bench_parse_int(value, 2, INT64_C(1) << 24, &number) || number % 2 != 0)
-                return bench_usage_error(MODE, "--n wants an even count in [2, %d], got '%s'", 1 << 24, value);
-            cfg->n = number;
-        } else if (strcmp(name, "reps") == 0) {
-            if (!bench_parse_int(value, 1, 1000000, &number))
-                return bench_usage_error(MODE, "--reps wants a count in [1, 1000000], got '%s'", value);
-            cfg->reps = (int)number;
-        } else if (strcmp(name, "seed") == 0) {
-            if (!bench_parse_int(value, 0, INT64_MAX, &number))
-                return bench_usage_error(MODE, "--seed wants a non-negative integer, got '%s'", value);
-            cfg->seed = (uint64_t)number;
-        } else if (strcmp(name, "csv") == 0) {
-            cfg->csv_path = value;
-        } else {
-            return bench_usage_error(MODE, "unknown option '--%s'", name);
-        }
-    }
-    return 0;
+    fputs("  Vectors per second of sketch_encode for each family (simhash, simhash_orthogonal,\n"
+          "  simhash_structured, crosspolytope; 'n/a' when the library returns SMM_ERR_BAD_METHOD),\n"
+          "  row-major with norms, on n vectors forming n/2 pairs at angles spread over (0, pi).\n"
+          "  One warm-up call, then --reps rounds timing every family in turn; medians, and the\n"
+          "  median per-round speed ratio against dense simhash. Accuracy of the angle estimate\n"
+          "  pi h / bits on the same pairs: bias, rmse, and mse over SimHash's theoretical variance\n"
+          "  theta (pi - theta) / bits (averaged over the pairs).\n",
+          out);
 }
 
 /* splitmix64 */
@@ -156,7 +81,7 @@ static void make_pairs(int64_t n, int64_t d, float *X, double *theta)
     uint64_t rng = UINT64_C(0x5eed) + (uint64_t)d;
     double *u = malloc((size_t)d * sizeof *u), *v = malloc((size_t)d * sizeof *v);
     if (!u || !v) {
-        fprintf(stderr, "sketchmm_bench encode: out of memory\n");
+        bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
     for (int64_t p = 0; p < n / 2; p++) {
@@ -233,60 +158,46 @@ static accuracy measure_accuracy(const encode_call *c, const double *theta)
     return r;
 }
 
-int bench_encode_main(int argc, char **argv)
+static int run_mode(void *config, FILE *csv)
 {
-    encode_config cfg;
-    int help;
-    int bad = parse_args(argc, argv, &cfg, &help);
-    if (bad)
-        return bad;
-    if (help) {
-        bench_encode_help(stdout);
-        return 0;
-    }
-    FILE *csv = NULL;
-    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
-        return BENCH_EXIT_FAILED;
-    const bench_contention_mark run_start = bench_contention_now();
+    const encode_config *cfg = config;
+    const int reps = (int)cfg->reps;
     printf("sketch_encode of n = %lld row-major vectors (%lld pairs at angles over (0, pi)), norms on;\n"
            "one warm-up call, then %d rounds timing each family in turn (medians). 'vs dense': median\n"
            "per-round speed ratio against simhash. Accuracy of pi h / bits on the pairs: bias, rmse\n"
            "(radians), mse / mean SimHash variance theta (pi - theta) / bits. 'other%%': share of the\n"
            "machine's CPU time other processes used during the row's rounds.\n",
-           (long long)cfg.n, (long long)(cfg.n / 2), cfg.reps);
+           (long long)cfg->n, (long long)(cfg->n / 2), reps);
     printf("\n%6s %6s %4s %-19s %12s %9s %9s %8s %8s %7s %6s\n", "d", "bits", "thr", "family", "vectors/s",
            "us/vector", "vs dense", "bias", "rmse", "mse/sh", "other%");
-    if (csv != NULL)
-        fprintf(csv, "d,bits,threads,n,family,status,vectors_per_second,seconds,ratio_vs_simhash,bias,rmse,"
-                     "mse_over_simhash_variance,other_share\n");
     int status = 0;
-    for (int id = 0; id < cfg.ndims; id++) {
-        const int64_t d = cfg.dims[id], n = cfg.n;
+    for (int id = 0; id < cfg->dims.count; id++) {
+        const int64_t d = cfg->dims.v[id], n = cfg->n;
         float *X = bench_alloc_floats(n * d);
         double *theta = malloc((size_t)(n / 2) * sizeof *theta);
         if (!theta) {
-            fprintf(stderr, "sketchmm_bench encode: out of memory\n");
+            bench_error("out of memory");
             return BENCH_EXIT_FAILED;
         }
         make_pairs(n, d, X, theta);
-        for (int ib = 0; ib < cfg.nbits; ib++) {
-            const int32_t bits = (int32_t)cfg.bits[ib];
+        for (int ib = 0; ib < cfg->bits.count; ib++) {
+            const int32_t bits = (int32_t)cfg->bits.v[ib];
             const int64_t ldcodes = (bits + 63) / 64 * 4 + 8; /* room for cross-polytope's fields */
-            for (int it = 0; it < cfg.nthreads; it++) {
-                const int threads = (int)cfg.threads[it];
+            for (int it = 0; it < cfg->threads.count; it++) {
+                const int threads = (int)cfg->threads.v[it];
                 smm_status s = smm_set_num_threads(threads);
                 if (s != SMM_OK) {
-                    fprintf(stderr, "sketchmm_bench encode: smm_set_num_threads(%d): %s\n", threads,
-                            smm_status_str(s));
+                    bench_error("smm_set_num_threads(%d): %s", threads,
+                                smm_status_str(s));
                     status = BENCH_EXIT_FAILED;
                     continue;
                 }
                 encode_call calls[FAMILIES];
                 int available[FAMILIES];
-                double *secs = malloc((size_t)FAMILIES * cfg.reps * sizeof *secs);
-                double *ratios = malloc((size_t)FAMILIES * cfg.reps * sizeof *ratios);
+                double *secs = malloc((size_t)FAMILIES * reps * sizeof *secs);
+                double *ratios = malloc((size_t)FAMILIES * reps * sizeof *ratios);
                 if (!secs || !ratios) {
-                    fprintf(stderr, "sketchmm_bench encode: out of memory\n");
+                    bench_error("out of memory");
                     return BENCH_EXIT_FAILED;
                 }
                 for (int f = 0; f < FAMILIES; f++) {
@@ -297,7 +208,7 @@ int bench_encode_main(int argc, char **argv)
                     c->d = d;
                     c->X = X;
                     c->bits = bits;
-                    c->seed = cfg.seed;
+                    c->seed = (uint64_t)cfg->seed;
                     c->ldcodes = ldcodes;
                     available[f] = sketch_code_words(c->family, d, bits, &words) == SMM_OK;
                     if (available[f] && words > ldcodes)
@@ -305,7 +216,7 @@ int bench_encode_main(int argc, char **argv)
                     c->codes = malloc((size_t)(n * c->ldcodes) * sizeof(uint64_t));
                     c->norms = malloc((size_t)n * sizeof(float));
                     if (!c->codes || !c->norms) {
-                        fprintf(stderr, "sketchmm_bench encode: out of memory\n");
+                        bench_error("out of memory");
                         return BENCH_EXIT_FAILED;
                     }
                     if (available[f]) {
@@ -313,25 +224,25 @@ int bench_encode_main(int argc, char **argv)
                         if (c->status == SMM_ERR_BAD_METHOD) {
                             available[f] = 0;
                         } else if (c->status != SMM_OK) {
-                            fprintf(stderr, "sketchmm_bench encode: %s d=%lld bits=%d: %s\n",
-                                    sketch_method_name(c->family), (long long)d, bits, smm_status_str(c->status));
+                            bench_error("%s d=%lld bits=%d: %s",
+                                        sketch_method_name(c->family), (long long)d, bits, smm_status_str(c->status));
                             available[f] = 0;
                             status = BENCH_EXIT_FAILED;
                         }
                     }
                 }
                 const bench_contention_mark mark0 = bench_contention_now();
-                for (int r = 0; r < cfg.reps; r++) {
+                for (int r = 0; r < reps; r++) {
                     for (int f = 0; f < FAMILIES; f++) {
                         if (!available[f])
                             continue;
                         const double t0 = bench_now_seconds();
                         run_encode(&calls[f]);
-                        secs[f * cfg.reps + r] = bench_now_seconds() - t0;
+                        secs[f * reps + r] = bench_now_seconds() - t0;
                     }
                     for (int f = 0; f < FAMILIES; f++)
                         if (available[f] && available[0])
-                            ratios[f * cfg.reps + r] = secs[0 * cfg.reps + r] / secs[f * cfg.reps + r];
+                            ratios[f * reps + r] = secs[0 * reps + r] / secs[f * reps + r];
                 }
                 const double other = bench_contention_others(mark0, bench_contention_now());
                 for (int f = 0; f < FAMILIES; f++) {
@@ -346,8 +257,8 @@ int bench_encode_main(int argc, char **argv)
                                     (long long)n, name);
                         continue;
                     }
-                    const double sec = bench_median(secs + f * cfg.reps, cfg.reps);
-                    const double ratio = available[0] ? bench_median(ratios + f * cfg.reps, cfg.reps) : NAN;
+                    const double sec = bench_median(secs + f * reps, reps);
+                    const double ratio = available[0] ? bench_median(ratios + f * reps, reps) : NAN;
                     const int simhash_like = f != SKETCH_CROSSPOLYTOPE;
                     accuracy acc = { NAN, NAN, NAN };
                     if (simhash_like)
@@ -384,8 +295,32 @@ int bench_encode_main(int argc, char **argv)
         free(theta);
     }
     smm_set_num_threads(0);
-    bench_print_run_end(stdout, run_start);
-    if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
-        status = BENCH_EXIT_FAILED;
     return status;
 }
+
+static const bench_option options[] = {
+    { .name = "dims", .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(encode_config, dims), .lo = 1,
+      .hi = MAX_DIM, BENCH_DEFAULTS(784, 128), .wants = "dimensions", .help = "dimensions d (default {default})" },
+    { .name = "bits", .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(encode_config, bits), .lo = 1,
+      .hi = SKETCH_MAX_BITS, BENCH_DEFAULTS(256), .wants = "code lengths", .help = "code lengths (default {default})" },
+    BENCH_OPTION_THREAD_COUNTS(encode_config, threads),
+    { .name = "n", .arg = "N", .kind = BENCH_INT, .offset = offsetof(encode_config, n), .lo = 2, .hi = INT64_C(1) << 24,
+      .multiple = 2, .def = DEFAULT_N, .wants = "an even count", .help = "vectors per call, even (default {default})" },
+    BENCH_OPTION_REPS(encode_config, reps, 1000000, DEFAULT_REPS, "timed rounds (default {default})"),
+    { .name = "seed", .arg = "S", .kind = BENCH_INT, .offset = offsetof(encode_config, seed), .lo = 0,
+      .hi = INT64_MAX, .def = 1, .wants = "a non-negative integer", .range_in_wants = 1,
+      .help = "sketch seed (default {default})" },
+    { .name = NULL },
+};
+
+const bench_mode bench_mode_encode = {
+    .name = "encode",
+    .summary = "sketch_encode of every sketch family: vectors/s, ratio to dense SimHash, angle accuracy",
+    .options = options,
+    .config_size = sizeof(encode_config),
+    .describe = describe,
+    .csv_header = "d,bits,threads,n,family,status,vectors_per_second,seconds,ratio_vs_simhash,bias,rmse,"
+                  "mse_over_simhash_variance,other_share\n",
+    .csv_rows = "configuration and family",
+    .run = run_mode,
+};

@@ -15,6 +15,7 @@
  * scalar path's), then --reps timed calls each; the table shows the median.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,104 +30,42 @@
 #include "popcount_probe.h"
 #include "sketchmm.h"
 
-#define MODE "hamming"
 #define DEFAULT_CODES 4096
 #define DEFAULT_REPS 5
 #define DEFAULT_K 10
 #define MAX_CODES (1 << 20)
 
-static const int64_t default_bits[] = { 64, 128, 256, 512, 1024 };
-static const char *const option_names[] = { "codes", "topk-codes", "bits", "threads", "reps", "k", "csv", NULL };
-
 typedef struct {
-    int64_t codes, topk_codes, k;
-    int64_t bits[BENCH_MAX_LIST];
-    int nbits;
-    int64_t threads[BENCH_MAX_LIST];
-    int nthreads;
-    int reps;
-    const char *csv_path;
+    int64_t codes, topk_codes, k; /* topk_codes 0: not given (then codes) */
+    bench_int_list bits, threads;
+    int64_t reps;
 } hamming_config;
 
-void bench_hamming_help(FILE *out)
+static void describe(FILE *out)
 {
-    fprintf(out,
-        "sketchmm_bench hamming [options]\n"
-        "  All-pairs Hamming distances and top-k search: pairs/s (a pair is one query against one\n"
-        "  code) of sketch_hamming_u16, sketch_hamming_u32 and sketch_hamming_topk on every ISA path\n"
-        "  this CPU runs (smm_set_isa; the kernel name is sketch_hamming_kernel_name()), beside a plain C\n"
-        "  loop (__builtin_popcountll, uint32 output, rows split among OpenMP threads) built for the\n"
-        "  baseline CPU ('plain_c') and, on x86_64, with -mpopcnt ('plain_c_popcnt'). Random codes,\n"
-        "  contiguous (ld = words), outputs written in full. Each contender runs once untimed (its\n"
-        "  result is checked: u32 and u16 against the plain loop, top-k of every path against the\n"
-        "  scalar path), then --reps times; the table shows the median. 'x plain' is the speed over\n"
-        "  the plain loop built with popcnt (or the baseline one) at the same bits and threads;\n"
-        "  '%%ceil' is the speed as a share of this CPU's ceiling at the same bits and threads: the\n"
-        "  popcount probe (512-bit xor + VPOPCNTQ + add on registers, see the probe mode) in\n"
-        "  64-bit words/s, times 64 / bits; no kernel can pass it ('-' where the CPU lacks it).\n"
-        "  'other%%' the share of the machine's CPU time other processes used during the row.\n"
-        "  --codes N        queries and codes for all pairs, na = nb = N (default %d)\n"
-        "  --topk-codes N   codes searched by top-k for each of the --codes queries (default: --codes)\n"
-        "  --bits LIST      code lengths, multiples of 64 up to 65472 (default 64,128,256,512,1024)\n"
-        "  --threads LIST   thread counts (default: 1 and the OpenMP maximum)\n"
-        "  --reps N         timed calls per contender (default %d)\n"
-        "  --k N            neighbours per query for top-k (default %d)\n"
-        "  --csv FILE       also write one CSV row per measurement\n",
-        DEFAULT_CODES, DEFAULT_REPS, DEFAULT_K);
+    fputs("  All-pairs Hamming distances and top-k search: pairs/s (a pair is one query against one\n"
+          "  code) of sketch_hamming_u16, sketch_hamming_u32 and sketch_hamming_topk on every ISA path\n"
+          "  this CPU runs (smm_set_isa; the kernel name is sketch_hamming_kernel_name()), beside a plain C\n"
+          "  loop (__builtin_popcountll, uint32 output, rows split among OpenMP threads) built for the\n"
+          "  baseline CPU ('plain_c') and, on x86_64, with -mpopcnt ('plain_c_popcnt'). Random codes,\n"
+          "  contiguous (ld = words), outputs written in full. Each contender runs once untimed (its\n"
+          "  result is checked: u32 and u16 against the plain loop, top-k of every path against the\n"
+          "  scalar path), then --reps times; the table shows the median. 'x plain' is the speed over\n"
+          "  the plain loop built with popcnt (or the baseline one) at the same bits and threads;\n"
+          "  '%ceil' is the speed as a share of this CPU's ceiling at the same bits and threads: the\n"
+          "  popcount probe (512-bit xor + VPOPCNTQ + add on registers, see mode probe) in\n"
+          "  64-bit words/s, times 64 / bits; no kernel can pass it ('-' where the CPU lacks it).\n"
+          "  'other%' the share of the machine's CPU time other processes used during the row.\n",
+          out);
 }
 
-static int parse_args(int argc, char **argv, hamming_config *cfg, int *help)
+static int check_options(void *config)
 {
-    *help = 0;
-    cfg->codes = DEFAULT_CODES;
-    cfg->topk_codes = 0;
-    cfg->k = DEFAULT_K;
-    cfg->reps = DEFAULT_REPS;
-    cfg->nbits = (int)(sizeof default_bits / sizeof default_bits[0]);
-    memcpy(cfg->bits, default_bits, sizeof default_bits);
-    bench_default_threads(cfg->threads, &cfg->nthreads);
-    for (int i = 0; i < argc; i++) {
-        char name[BENCH_MAX_OPTION_NAME];
-        const char *value;
-        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
-        if (bad)
-            return bad;
-        if (strcmp(name, "help") == 0) {
-            *help = 1;
-            return 0;
-        } else if (strcmp(name, "codes") == 0 || strcmp(name, "topk-codes") == 0) {
-            int64_t n;
-            if (!bench_parse_int(value, 1, MAX_CODES, &n))
-                return bench_usage_error(MODE, "--%s wants a count in [1, %d], got '%s'", name, MAX_CODES, value);
-            *(strcmp(name, "codes") == 0 ? &cfg->codes : &cfg->topk_codes) = n;
-        } else if (strcmp(name, "bits") == 0) {
-            if (!bench_parse_int_list(value, 64, 65472, cfg->bits, &cfg->nbits))
-                return bench_usage_error(MODE, "--bits wants multiples of 64 in [64, 65472], got '%s'", value);
-            for (int b = 0; b < cfg->nbits; b++)
-                if (cfg->bits[b] % 64 != 0)
-                    return bench_usage_error(MODE, "--bits wants multiples of 64, got %lld", (long long)cfg->bits[b]);
-        } else if (strcmp(name, "threads") == 0) {
-            if (!bench_parse_int_list(value, 1, SMM_MAX_THREADS, cfg->threads, &cfg->nthreads))
-                return bench_usage_error(MODE, "--threads wants thread counts in [1, %d], got '%s'", SMM_MAX_THREADS,
-                                         value);
-        } else if (strcmp(name, "reps") == 0) {
-            int64_t reps;
-            if (!bench_parse_int(value, 1, 100000, &reps))
-                return bench_usage_error(MODE, "--reps wants a count in [1, 100000], got '%s'", value);
-            cfg->reps = (int)reps;
-        } else if (strcmp(name, "k") == 0) {
-            if (!bench_parse_int(value, 1, MAX_CODES, &cfg->k))
-                return bench_usage_error(MODE, "--k wants a count in [1, %d], got '%s'", MAX_CODES, value);
-        } else if (strcmp(name, "csv") == 0) {
-            cfg->csv_path = value;
-        } else {
-            return bench_usage_error(MODE, "unknown option '--%s'", name);
-        }
-    }
+    hamming_config *cfg = config;
     if (cfg->topk_codes == 0)
         cfg->topk_codes = cfg->codes;
     if (cfg->k > cfg->topk_codes)
-        return bench_usage_error(MODE, "--k %lld is more than the %lld codes top-k searches", (long long)cfg->k,
+        return bench_usage_error("--k %lld is more than the %lld codes top-k searches", (long long)cfg->k,
                                  (long long)cfg->topk_codes);
     return 0;
 }
@@ -173,7 +112,7 @@ static int run_call(const hamming_call *c)
         break;
     }
     if (s != SMM_OK) {
-        fprintf(stderr, "sketchmm_bench hamming: %s failed: %s\n", op_names[c->op], smm_status_str(s));
+        bench_error("%s failed: %s", op_names[c->op], smm_status_str(s));
         return 0;
     }
     return 1;
@@ -214,7 +153,7 @@ static void print_row(int64_t bits, int threads, const char *kernel, const char 
     fflush(stdout);
     if (csv != NULL) {
         fprintf(csv, "%lld,%d,%s,%s,%lld,%lld,%lld,%d,%.6g,%.6g,", (long long)bits, threads, kernel, op,
-                (long long)cfg->codes, (long long)nb, strcmp(op, "topk") == 0 ? (long long)cfg->k : 0LL, cfg->reps,
+                (long long)cfg->codes, (long long)nb, strcmp(op, "topk") == 0 ? (long long)cfg->k : 0LL, (int)cfg->reps,
                 gpairs * 1e9, ms * 1e-3);
         if (!isnan(ratio))
             fprintf(csv, "%.6g", ratio);
@@ -238,27 +177,10 @@ static double measure(hamming_call *c, int reps, double *others)
     return sample.seconds;
 }
 
-int bench_hamming_main(int argc, char **argv)
+static int run_mode(void *config, FILE *csv)
 {
-    hamming_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    int help;
-    int bad = parse_args(argc, argv, &cfg, &help);
-    if (bad)
-        return bad;
-    if (help) {
-        bench_hamming_help(stdout);
-        return 0;
-    }
-    FILE *csv = NULL;
-    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
-        return BENCH_EXIT_FAILED;
-    const bench_contention_mark run_start = bench_contention_now();
-    if (csv != NULL)
-        fputs("bits,threads,kernel,op,queries,codes,k,reps,pairs_per_second,seconds,ratio_to_plain,ceiling_pairs_per_second,"
-              "other_cpu_share\n",
-              csv);
-
+    const hamming_config *cfg = config;
+    const int reps = (int)cfg->reps;
     static const smm_isa all_isas[] = { SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
     smm_isa isas[4];
     int nisa = 0;
@@ -269,19 +191,21 @@ int bench_hamming_main(int argc, char **argv)
     smm_get_isa(&initial_isa);
 
     int64_t max_bits = 0;
-    for (int b = 0; b < cfg.nbits; b++)
-        max_bits = cfg.bits[b] > max_bits ? cfg.bits[b] : max_bits;
-    const int64_t max_words = max_bits / 64, n = cfg.codes, nt = cfg.topk_codes;
+    for (int b = 0; b < cfg->bits.count; b++)
+        max_bits = cfg->bits.v[b] > max_bits ? cfg->bits.v[b] : max_bits;
+    const int64_t max_words = max_bits / 64, n = cfg->codes, nt = cfg->topk_codes;
     uint64_t *a = malloc((size_t)(n * max_words) * sizeof(uint64_t));
     uint64_t *b = malloc((size_t)(n * max_words) * sizeof(uint64_t));
     uint64_t *bt = nt == n ? b : malloc((size_t)(nt * max_words) * sizeof(uint64_t));
     uint16_t *d16 = malloc((size_t)(n * n) * sizeof(uint16_t));
     uint32_t *d32 = malloc((size_t)(n * n) * sizeof(uint32_t));
     uint32_t *plain = malloc((size_t)(n * n) * sizeof(uint32_t));
-    int64_t *idx = malloc((size_t)(n * cfg.k) * sizeof(int64_t)), *idx_ref = malloc((size_t)(n * cfg.k) * sizeof(int64_t));
-    uint32_t *kd = malloc((size_t)(n * cfg.k) * sizeof(uint32_t)), *kd_ref = malloc((size_t)(n * cfg.k) * sizeof(uint32_t));
+    int64_t *idx = malloc((size_t)(n * cfg->k) * sizeof(int64_t));
+    int64_t *idx_ref = malloc((size_t)(n * cfg->k) * sizeof(int64_t));
+    uint32_t *kd = malloc((size_t)(n * cfg->k) * sizeof(uint32_t));
+    uint32_t *kd_ref = malloc((size_t)(n * cfg->k) * sizeof(uint32_t));
     if (!a || !b || !bt || !d16 || !d32 || !plain || !idx || !idx_ref || !kd || !kd_ref) {
-        fprintf(stderr, "sketchmm_bench hamming: out of memory\n");
+        bench_error("out of memory");
         return BENCH_EXIT_FAILED;
     }
     memset(d16, 0, (size_t)(n * n) * sizeof(uint16_t)); /* first touch before timing */
@@ -289,16 +213,16 @@ int bench_hamming_main(int argc, char **argv)
     memset(plain, 0, (size_t)(n * n) * sizeof(uint32_t));
 
     printf("Codes: %lld queries x %lld codes (top-k: %lld codes, k = %lld), %d reps, medians.\n", (long long)n,
-           (long long)n, (long long)nt, (long long)cfg.k, cfg.reps);
+           (long long)n, (long long)nt, (long long)cfg->k, reps);
     /* the ceiling per thread count, measured before the kernels */
     double ceiling_gwords[BENCH_MAX_LIST] = { 0 };
     const char *why = NULL;
     if (popcount_probe_available(&why)) {
         printf("Ceiling (popcount probe, 64-bit words x 1e9/s):");
-        for (int ti = 0; ti < cfg.nthreads; ti++) {
-            ceiling_gwords[ti] = popcount_probe_gwords((int)cfg.threads[ti]);
-            printf(" %lld thread%s %.2f%s", (long long)cfg.threads[ti], cfg.threads[ti] == 1 ? "" : "s",
-                   ceiling_gwords[ti], ti + 1 < cfg.nthreads ? "," : "\n");
+        for (int ti = 0; ti < cfg->threads.count; ti++) {
+            ceiling_gwords[ti] = popcount_probe_gwords((int)cfg->threads.v[ti]);
+            printf(" %lld thread%s %.2f%s", (long long)cfg->threads.v[ti], cfg->threads.v[ti] == 1 ? "" : "s",
+                   ceiling_gwords[ti], ti + 1 < cfg->threads.count ? "," : "\n");
         }
     } else {
         printf("Ceiling: no popcount probe (%s); %%ceil is left out\n", why);
@@ -306,21 +230,21 @@ int bench_hamming_main(int argc, char **argv)
     printf("\n%5s %3s %-18s %-15s %9s %10s %7s %6s %6s\n", "bits", "thr", "kernel", "op", "Gpairs/s", "ms", "x plain",
            "%ceil", "other%");
     int status = 0;
-    for (int bi = 0; bi < cfg.nbits && status == 0; bi++) {
-        const int64_t words = cfg.bits[bi] / 64;
+    for (int bi = 0; bi < cfg->bits.count && status == 0; bi++) {
+        const int64_t words = cfg->bits.v[bi] / 64;
         fill_random(a, n * words, 1 + (uint64_t)words);
         fill_random(b, n * words, 1000 + (uint64_t)words);
         if (bt != b)
             fill_random(bt, nt * words, 2000 + (uint64_t)words);
-        for (int ti = 0; ti < cfg.nthreads && status == 0; ti++) {
-            const int threads = (int)cfg.threads[ti];
-            const double ceiling = ceiling_gwords[ti] * 64.0 / (double)cfg.bits[bi];
+        for (int ti = 0; ti < cfg->threads.count && status == 0; ti++) {
+            const int threads = (int)cfg->threads.v[ti];
+            const double ceiling = ceiling_gwords[ti] * 64.0 / (double)cfg->bits.v[bi];
             if (smm_set_num_threads(threads) != SMM_OK) {
-                fprintf(stderr, "sketchmm_bench hamming: cannot use %d threads\n", threads);
+                bench_error("cannot use %d threads", threads);
                 status = BENCH_EXIT_FAILED;
                 break;
             }
-            hamming_call c = { OP_PLAIN, threads, n, n, words, cfg.k, a, b, bt, d16, d32, idx, kd };
+            hamming_call c = { OP_PLAIN, threads, n, n, words, cfg->k, a, b, bt, d16, d32, idx, kd };
             /* the plain loops: the reference results, then their speed */
             double others, plain_gpairs = NAN;
             c.d32 = plain;
@@ -333,10 +257,10 @@ int bench_hamming_main(int argc, char **argv)
                 if (plain_ops[p] < 0)
                     continue;
                 c.op = plain_ops[p];
-                const double sec = measure(&c, cfg.reps, &others);
+                const double sec = measure(&c, reps, &others);
                 plain_gpairs = (double)n * (double)n / sec * 1e-9; /* the last one (popcnt when built) is the reference */
-                print_row(cfg.bits[bi], threads, "-", op_names[c.op], plain_gpairs, sec * 1e3, NAN, ceiling, others, csv,
-                          &cfg, n);
+                print_row(cfg->bits.v[bi], threads, "-", op_names[c.op], plain_gpairs, sec * 1e3, NAN, ceiling, others,
+                          csv, cfg, n);
             }
             c.d32 = d32;
             for (int ii = 0; ii < nisa && status == 0; ii++) {
@@ -358,36 +282,35 @@ int bench_hamming_main(int argc, char **argv)
                             ok = d16[t] == plain[t];
                     if (op == OP_TOPK) {
                         if (ii == 0) {
-                            memcpy(idx_ref, idx, (size_t)(n * cfg.k) * sizeof(int64_t));
-                            memcpy(kd_ref, kd, (size_t)(n * cfg.k) * sizeof(uint32_t));
+                            memcpy(idx_ref, idx, (size_t)(n * cfg->k) * sizeof(int64_t));
+                            memcpy(kd_ref, kd, (size_t)(n * cfg->k) * sizeof(uint32_t));
                         } else {
-                            ok = memcmp(idx_ref, idx, (size_t)(n * cfg.k) * sizeof(int64_t)) == 0 &&
-                                 memcmp(kd_ref, kd, (size_t)(n * cfg.k) * sizeof(uint32_t)) == 0;
+                            ok = memcmp(idx_ref, idx, (size_t)(n * cfg->k) * sizeof(int64_t)) == 0 &&
+                                 memcmp(kd_ref, kd, (size_t)(n * cfg->k) * sizeof(uint32_t)) == 0;
                         }
                         if (bt == b) /* the nearest code's distance is the row minimum */
                             for (int64_t i = 0; i < n && ok; i++) {
                                 uint32_t m = UINT32_MAX;
                                 for (int64_t j = 0; j < n; j++)
                                     m = plain[i * n + j] < m ? plain[i * n + j] : m;
-                                ok = kd[i * cfg.k] == m;
+                                ok = kd[i * cfg->k] == m;
                             }
                     }
                     if (!ok) {
-                        fprintf(stderr, "sketchmm_bench hamming: %s on %s (%lld bits, %d threads) gave a wrong result\n",
-                                op_names[op], smm_isa_name(isas[ii]), (long long)cfg.bits[bi], threads);
+                        bench_error("%s on %s (%lld bits, %d threads) gave a wrong result",
+                                    op_names[op], smm_isa_name(isas[ii]), (long long)cfg->bits.v[bi], threads);
                         status = BENCH_EXIT_FAILED;
                         break;
                     }
-                    const double sec = measure(&c, cfg.reps, &others);
+                    const double sec = measure(&c, reps, &others);
                     const double gpairs = (double)n * (double)c.nb / sec * 1e-9;
-                    print_row(cfg.bits[bi], threads, kernel, op_names[op], gpairs, sec * 1e3, gpairs / plain_gpairs,
-                              ceiling, others, csv, &cfg, c.nb);
+                    print_row(cfg->bits.v[bi], threads, kernel, op_names[op], gpairs, sec * 1e3, gpairs / plain_gpairs,
+                              ceiling, others, csv, cfg, c.nb);
                 }
             }
             smm_set_isa(initial_isa);
         }
     }
-    bench_print_run_end(stdout, run_start);
     smm_set_num_threads(0);
     free(a);
     free(b);
@@ -400,7 +323,35 @@ int bench_hamming_main(int argc, char **argv)
     free(idx_ref);
     free(kd);
     free(kd_ref);
-    if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
-        status = BENCH_EXIT_FAILED;
     return status;
 }
+
+static const bench_option options[] = {
+    { .name = "codes", .arg = "N", .kind = BENCH_INT, .offset = offsetof(hamming_config, codes), .lo = 1,
+      .hi = MAX_CODES, .def = DEFAULT_CODES, .wants = "a count",
+      .help = "queries and codes for all pairs, na = nb = N (default {default})" },
+    { .name = "topk-codes", .arg = "N", .kind = BENCH_INT, .offset = offsetof(hamming_config, topk_codes), .lo = 1,
+      .hi = MAX_CODES, .def = 0, .wants = "a count",
+      .help = "codes searched by top-k for each of the --codes queries (default: --codes)" },
+    { .name = "bits", .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(hamming_config, bits), .lo = 64,
+      .hi = 65472, .multiple = 64, BENCH_DEFAULTS(64, 128, 256, 512, 1024), .wants = "multiples of 64",
+      .help = "code lengths, multiples of 64 up to 65472 (default {default})" },
+    BENCH_OPTION_THREAD_COUNTS(hamming_config, threads),
+    BENCH_OPTION_REPS(hamming_config, reps, 100000, DEFAULT_REPS, "timed calls per contender (default {default})"),
+    { .name = "k", .arg = "N", .kind = BENCH_INT, .offset = offsetof(hamming_config, k), .lo = 1, .hi = MAX_CODES,
+      .def = DEFAULT_K, .wants = "a count", .help = "neighbours per query for top-k (default {default})" },
+    { .name = NULL },
+};
+
+const bench_mode bench_mode_hamming = {
+    .name = "hamming",
+    .summary = "all-pairs Hamming distances (u16, u32) and top-k: pairs/s per kernel beside plain C",
+    .options = options,
+    .config_size = sizeof(hamming_config),
+    .describe = describe,
+    .csv_header = "bits,threads,kernel,op,queries,codes,k,reps,pairs_per_second,seconds,ratio_to_plain,"
+                  "ceiling_pairs_per_second,other_cpu_share\n",
+    .csv_rows = "measurement",
+    .check = check_options,
+    .run = run_mode,
+};

@@ -20,6 +20,7 @@
  * all threads over it (the issue asks for at least 2 on both).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +35,10 @@
 #include "sketchmm/mat4.h"
 
 
-#define MODE "mat4"
 #define DEFAULT_SET 64
 #define DEFAULT_OPS 1000000
 #define DEFAULT_REPS 7
 #define MAX_SET (1 << 20)
-
-static const char *const option_names[] = { "set", "ops", "threads", "reps", "csv", NULL };
 
 enum { OP_MUL_F32, OP_MUL_F64, OP_INV_F32, OP_INV_F64, OP_COPY_F32, OP_COPY_F64, OP_COUNT };
 static const char *const op_names[OP_COUNT] = { "mul_f32", "mul_f64", "inv_f32", "inv_f64", "copy_f32", "copy_f64" };
@@ -49,67 +47,19 @@ static const double ref_mops[OP_COUNT] = { 207.2, 266.1, 30.7, 61.8, 0.0, 652.0 
 
 typedef struct {
     int64_t set, ops;
-    int threads; /* the multi-thread count */
-    int reps;
-    const char *csv_path;
+    int64_t threads; /* the multi-thread count */
+    int64_t reps;
 } mat4_config;
 
-void bench_mat4_help(FILE *out)
+static void describe(FILE *out)
 {
-    fprintf(out,
-        "sketchmm_bench mat4 [--set N] [--ops N] [--threads N] [--reps N] [--csv FILE]\n"
-        "  4x4 matrix kernels (sketchmm/mat4.h): M operations/s of float and double multiply,\n"
-        "  inverse and copy, single-matrix calls and batched calls, on every ISA path this CPU runs,\n"
-        "  on 1 thread and on --threads threads (each thread on its own data), with the MT/ST ratio\n"
-        "  and the i7-6700K single-thread figures of seed article 001 beside ours ('x ref': our\n"
-        "  single-thread rate over it; 'x ref/thr': our per-thread rate with all threads over it).\n"
-        "  Warm-up, then --reps timed runs of --ops operations per thread; medians.\n"
-        "  --set N      matrices per thread, cycled through (default %d)\n"
-        "  --ops N      operations per thread per timed run (default %d)\n"
-        "  --threads N  thread count of the multi-thread column (default: the OpenMP maximum)\n"
-        "  --reps N     timed runs (default %d)\n"
-        "  --csv FILE   also write one CSV row per measurement\n",
-        DEFAULT_SET, DEFAULT_OPS, DEFAULT_REPS);
-}
-
-static int parse_args(int argc, char **argv, mat4_config *cfg, int *help)
-{
-    *help = 0;
-    cfg->set = DEFAULT_SET;
-    cfg->ops = DEFAULT_OPS;
-    cfg->threads = omp_get_max_threads();
-    cfg->reps = DEFAULT_REPS;
-    for (int i = 0; i < argc; i++) {
-        char name[BENCH_MAX_OPTION_NAME];
-        const char *value;
-        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
-        if (bad)
-            return bad;
-        int64_t v;
-        if (strcmp(name, "help") == 0) {
-            *help = 1;
-            return 0;
-        } else if (strcmp(name, "set") == 0) {
-            if (!bench_parse_int(value, 1, MAX_SET, &cfg->set))
-                return bench_usage_error(MODE, "--set wants a count in [1, %d], got '%s'", MAX_SET, value);
-        } else if (strcmp(name, "ops") == 0) {
-            if (!bench_parse_int(value, 1, INT64_C(1) << 40, &cfg->ops))
-                return bench_usage_error(MODE, "--ops wants a count in [1, 2^40], got '%s'", value);
-        } else if (strcmp(name, "threads") == 0) {
-            if (!bench_parse_int(value, 1, SMM_MAX_THREADS, &v))
-                return bench_usage_error(MODE, "--threads wants a count in [1, %d], got '%s'", SMM_MAX_THREADS, value);
-            cfg->threads = (int)v;
-        } else if (strcmp(name, "reps") == 0) {
-            if (!bench_parse_int(value, 1, 100000, &v))
-                return bench_usage_error(MODE, "--reps wants a count in [1, 100000], got '%s'", value);
-            cfg->reps = (int)v;
-        } else if (strcmp(name, "csv") == 0) {
-            cfg->csv_path = value;
-        } else {
-            return bench_usage_error(MODE, "unknown option '--%s'", name);
-        }
-    }
-    return 0;
+    fputs("  4x4 matrix kernels (sketchmm/mat4.h): M operations/s of float and double multiply,\n"
+          "  inverse and copy, single-matrix calls and batched calls, on every ISA path this CPU runs,\n"
+          "  on 1 thread and on --threads threads (each thread on its own data), with the MT/ST ratio\n"
+          "  and the i7-6700K single-thread figures of seed article 001 beside ours ('x ref': our\n"
+          "  single-thread rate over it; 'x ref/thr': our per-thread rate with all threads over it).\n"
+          "  Warm-up, then --reps timed runs of --ops operations per thread; medians.\n",
+          out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -240,26 +190,11 @@ static double measure(mat4_run *r, int reps)
     return (double)r->ops * (double)r->threads / sample.seconds * 1e-6;
 }
 
-int bench_mat4_main(int argc, char **argv)
+static int run_mode(void *config, FILE *csv)
 {
-    mat4_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    int help;
-    int bad = parse_args(argc, argv, &cfg, &help);
-    if (bad)
-        return bad;
-    if (help) {
-        bench_mat4_help(stdout);
-        return 0;
-    }
-    FILE *csv = NULL;
-    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
-        return BENCH_EXIT_FAILED;
-    const bench_contention_mark run_start = bench_contention_now();
-    if (csv != NULL)
-        fputs("isa,kernel,op,form,set,ops_per_thread,threads,reps,mops_per_second,ref_i7_6700k_st_mops\n", csv);
-
-    const int nthr = cfg.threads;
+    const mat4_config *cfg = config;
+    const int reps = (int)cfg->reps;
+    const int nthr = (int)cfg->threads;
     thread_data *data = calloc((size_t)nthr, sizeof *data);
     char **blocks = calloc((size_t)nthr, sizeof *blocks);
     int status = data == NULL || blocks == NULL ? BENCH_EXIT_FAILED : 0;
@@ -270,7 +205,7 @@ int bench_mat4_main(int argc, char **argv)
            page of matrices later, far outside the out-of-order window. With the output just after
            the inputs, a load of the matrix ten ahead aliased the store in flight and the float
            multiply ran 20-30% slower. */
-        const size_t nd = (size_t)(16 * cfg.set) * sizeof(double);
+        const size_t nd = (size_t)(16 * cfg->set) * sizeof(double);
         const size_t page = 4096, slot = (nd + 128 + page - 1) / page * page;
         char *block = aligned_alloc(page, 6 * slot);
         blocks[t] = block;
@@ -284,10 +219,10 @@ int bench_mat4_main(int argc, char **argv)
         data[t].dc = (double *)(block + 3 * slot);
         data[t].db = (double *)(block + 4 * slot + 64);
         data[t].da = (double *)(block + 5 * slot + 128);
-        fill(&data[t], cfg.set, 1 + (uint64_t)t);
+        fill(&data[t], cfg->set, 1 + (uint64_t)t);
     }
     if (status != 0) {
-        fprintf(stderr, "sketchmm_bench mat4: out of memory\n");
+        bench_error("out of memory");
         return BENCH_EXIT_FAILED;
     }
 
@@ -297,7 +232,7 @@ int bench_mat4_main(int argc, char **argv)
     smm_set_num_threads(1); /* batched calls: one library thread; our threads bring the parallelism */
 
     printf("Set: %lld matrices per thread, %lld operations per thread per run, %d reps, medians; MT = %d threads.\n",
-           (long long)cfg.set, (long long)cfg.ops, cfg.reps, nthr);
+           (long long)cfg->set, (long long)cfg->ops, reps, nthr);
     printf("ref = i7-6700K single thread (seed 001, 4.2 GHz); x ref = ST / ref; x ref/thr = (MT / threads) / ref\n\n");
     printf("%-7s %-12s %-8s %-6s %10s %10s %6s %9s %8s %6s %9s\n", "isa", "kernel", "op", "form", "ST M/s", "MT M/s",
            "MT/ST", "ref M/s", "x ref", "", "x ref/thr");
@@ -308,18 +243,18 @@ int bench_mat4_main(int argc, char **argv)
         const char *kernel = mat4_kernel_name();
         for (int op = 0; op < OP_COUNT && status == 0; op++)
             for (int batch = 0; batch <= 1 && status == 0; batch++) {
-                mat4_run r = { op, batch, 1, cfg.set, cfg.ops, data, 0 };
+                mat4_run r = { op, batch, 1, cfg->set, cfg->ops, data, 0 };
                 if (batch == 0 && !verify(&r)) {
-                    fprintf(stderr, "sketchmm_bench mat4: %s on %s: batched and single results differ\n",
-                            op_names[op], smm_isa_name(all_isas[ii]));
+                    bench_error("%s on %s: batched and single results differ",
+                                op_names[op], smm_isa_name(all_isas[ii]));
                     status = BENCH_EXIT_FAILED;
                     break;
                 }
-                const double st = measure(&r, cfg.reps);
+                const double st = measure(&r, reps);
                 r.threads = nthr;
-                const double mt = nthr > 1 ? measure(&r, cfg.reps) : st;
+                const double mt = nthr > 1 ? measure(&r, reps) : st;
                 if (r.failed) {
-                    fprintf(stderr, "sketchmm_bench mat4: %s on %s failed\n", op_names[op], smm_isa_name(all_isas[ii]));
+                    bench_error("%s on %s failed", op_names[op], smm_isa_name(all_isas[ii]));
                     status = BENCH_EXIT_FAILED;
                     break;
                 }
@@ -333,22 +268,43 @@ int bench_mat4_main(int argc, char **argv)
                 fflush(stdout);
                 if (csv != NULL) {
                     fprintf(csv, "%s,%s,%s,%s,%lld,%lld,1,%d,%.6g,%.6g\n", smm_isa_name(all_isas[ii]), kernel,
-                            op_names[op], batch ? "batch" : "single", (long long)cfg.set, (long long)cfg.ops, cfg.reps,
+                            op_names[op], batch ? "batch" : "single", (long long)cfg->set, (long long)cfg->ops, reps,
                             st * 1e6, ref * 1e6);
                     fprintf(csv, "%s,%s,%s,%s,%lld,%lld,%d,%d,%.6g,%.6g\n", smm_isa_name(all_isas[ii]), kernel,
-                            op_names[op], batch ? "batch" : "single", (long long)cfg.set, (long long)cfg.ops, nthr,
-                            cfg.reps, mt * 1e6, ref * 1e6);
+                            op_names[op], batch ? "batch" : "single", (long long)cfg->set, (long long)cfg->ops, nthr,
+                            reps, mt * 1e6, ref * 1e6);
                 }
             }
     }
     smm_set_isa(initial_isa);
     smm_set_num_threads(0);
-    bench_print_run_end(stdout, run_start);
     for (int t = 0; t < nthr; t++)
         free(blocks[t]);
     free(blocks);
     free(data);
-    if (csv != NULL && bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
-        status = BENCH_EXIT_FAILED;
     return status;
 }
+
+static const bench_option options[] = {
+    { .name = "set", .arg = "N", .kind = BENCH_INT, .offset = offsetof(mat4_config, set), .lo = 1, .hi = MAX_SET,
+      .def = DEFAULT_SET, .wants = "a count", .help = "matrices per thread, cycled through (default {default})" },
+    { .name = "ops", .arg = "N", .kind = BENCH_INT, .offset = offsetof(mat4_config, ops), .lo = 1,
+      .hi = INT64_C(1) << 40, .def = DEFAULT_OPS, .wants = "a count in [1, 2^40]", .range_in_wants = 1,
+      .help = "operations per thread per timed run (default {default})" },
+    { .name = "threads", .arg = "N", .kind = BENCH_INT, .offset = offsetof(mat4_config, threads), .lo = 1,
+      .hi = SMM_MAX_THREADS, .default_kind = BENCH_DEFAULT_MAX_THREADS, .wants = "a count",
+      .help = "thread count of the multi-thread column (default: the OpenMP maximum)" },
+    BENCH_OPTION_REPS(mat4_config, reps, 100000, DEFAULT_REPS, "timed runs (default {default})"),
+    { .name = NULL },
+};
+
+const bench_mode bench_mode_mat4 = {
+    .name = "mat4",
+    .summary = "4x4 float/double multiply, inverse, copy: M ops/s per ISA path, 1 and all threads, vs i7-6700K",
+    .options = options,
+    .config_size = sizeof(mat4_config),
+    .describe = describe,
+    .csv_header = "isa,kernel,op,form,set,ops_per_thread,threads,reps,mops_per_second,ref_i7_6700k_st_mops\n",
+    .csv_rows = "measurement",
+    .run = run_mode,
+};

@@ -1,9 +1,11 @@
 /*
- * bench_probe.c - mode `probe`: print the peak FMA throughput of this CPU for
- * 512-bit and 256-bit FMAs on each thread count (see fma_probe.h).
+ * bench_probe.c - mode `probe`: print the peak FMA throughput of this
+ * CPU for 512-bit and 256-bit FMAs on each thread count (see fma_probe.h),
+ * and its xor + popcount throughput, the ceiling of the Hamming kernels
+ * (popcount_probe.h).
  */
+#include <stddef.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "bench_cli.h"
 #include "bench_modes.h"
@@ -13,14 +15,13 @@
 #include "popcount_probe.h"
 #include "throughput_probe.h"
 
-#define MODE "probe"
+typedef struct {
+    bench_int_list threads;
+} probe_config;
 
-static const char *const option_names[] = { "threads", NULL };
-
-void bench_probe_help(FILE *out)
+static void describe(FILE *out)
 {
     fprintf(out,
-        "sketchmm_bench probe [--threads LIST]\n"
         "  Peak single-precision FMA throughput: each thread runs a long loop of independent\n"
         "  FMAs (%d chains of 512-bit, %d chains of 256-bit vectors), best of %d runs of ~%d ms;\n"
         "  with T threads all run at once (OpenMP): total flops over the slowest thread's time\n"
@@ -28,36 +29,17 @@ void bench_probe_help(FILE *out)
         "  counts as 2 flops. Widths the build or CPU lacks are reported as unavailable.\n"
         "  Then the Hamming ceiling: the same harness on a loop of 512-bit xor + VPOPCNTQ + add\n"
         "  (%d chains, registers only), in 64-bit words/s; no Hamming kernel over b-bit codes\n"
-        "  can pass words/s * 64 / b pairs/s on this CPU.\n"
-        "  --threads LIST   comma-separated thread counts (default: 1 and the OpenMP maximum)\n",
+        "  can pass words/s * 64 / b pairs/s on this CPU.\n",
         FMA_PROBE_AVX512_CHAINS, FMA_PROBE_AVX2_CHAINS, THROUGHPUT_PROBE_RUNS, THROUGHPUT_PROBE_RUN_MILLISECONDS,
         POPCOUNT_PROBE_CHAINS);
 }
 
-int bench_probe_main(int argc, char **argv)
+static int run_mode(void *config, FILE *csv)
 {
-    int64_t threads[BENCH_MAX_LIST];
-    int nthreads = 0;
-    bench_default_threads(threads, &nthreads);
-    for (int i = 0; i < argc; i++) {
-        char name[BENCH_MAX_OPTION_NAME];
-        const char *value;
-        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
-        if (bad)
-            return bad;
-        if (strcmp(name, "help") == 0) {
-            bench_probe_help(stdout);
-            return 0;
-        } else if (strcmp(name, "threads") == 0) {
-            if (!bench_parse_int_list(value, 1, 1024, threads, &nthreads))
-                return bench_usage_error(MODE, "--threads wants thread counts in [1, 1024], got '%s'", value);
-        } else {
-            return bench_usage_error(MODE, "unknown option '--%s'", name);
-        }
-    }
-    if (bench_print_setup(stdout) != 0)
-        return BENCH_EXIT_FAILED;
-    const bench_contention_mark run_start = bench_contention_now();
+    const probe_config *cfg = config;
+    const int64_t *threads = cfg->threads.v;
+    const int nthreads = cfg->threads.count;
+    (void)csv; /* none: the mode has no --csv */
     double ghz = bench_tsc_ghz();
     printf("\n%-12s %7s %9s %13s %19s\n", "width", "threads", "GFLOPS", "GFLOPS/thread", "flops/cycle/thread");
     const fma_probe_width widths[2] = { FMA_PROBE_512, FMA_PROBE_256 };
@@ -96,6 +78,21 @@ int bench_probe_main(int argc, char **argv)
             fflush(stdout);
         }
     }
-    bench_print_run_end(stdout, run_start);
     return 0;
 }
+
+static const bench_option options[] = {
+    { .name = "threads", .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(probe_config, threads), .lo = 1,
+      .hi = 1024, .default_kind = BENCH_DEFAULT_THREAD_COUNTS, .wants = "thread counts",
+      .help = "comma-separated thread counts (default: 1 and the OpenMP maximum)" },
+    { .name = NULL },
+};
+
+const bench_mode bench_mode_probe = {
+    .name = "probe",
+    .summary = "peak FMA (512-bit, 256-bit) and xor+popcount throughput of this CPU, 1 and more threads",
+    .options = options,
+    .config_size = sizeof(probe_config),
+    .describe = describe,
+    .run = run_mode,
+};

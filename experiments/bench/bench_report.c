@@ -9,6 +9,7 @@
 #include <omp.h>
 #include <string.h>
 
+#include "bench_cli.h"
 #include "bench_timing.h"
 #include "sketchmm.h"
 
@@ -73,6 +74,23 @@ const char *bench_isa_name(void)
     if (smm_get_isa(&isa) != SMM_OK)
         return "unavailable";
     return smm_isa_name(isa);
+}
+
+const char *const bench_isa_choices[] = { "auto", "scalar", "avx2", "avx512", "neon", NULL };
+
+int bench_select_isa(int choice, const char *skipped_before)
+{
+    static const smm_isa values[] = { SMM_ISA_AUTO, SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+    const smm_isa isa = values[choice];
+    if (isa != SMM_ISA_AUTO && !smm_isa_supported(isa)) {
+        printf("%s(%s: not available on this CPU, skipped)\n", skipped_before, bench_isa_choices[choice]);
+        return 0;
+    }
+    if (smm_set_isa(isa) != SMM_OK) {
+        bench_error("cannot select ISA %s", bench_isa_choices[choice]);
+        return -1;
+    }
+    return 1;
 }
 
 int bench_print_setup(FILE *out)

@@ -39,6 +39,17 @@ void bench_print_share(FILE *out, double share, int width);
 /* The ISA path name in use ("unavailable" when the selection failed). */
 const char *bench_isa_name(void);
 
+/* The ISA paths an --isa option chooses from: "auto", "scalar", "avx2", "avx512", "neon", NULL. */
+extern const char *const bench_isa_choices[];
+
+/*
+ * Select the ISA path bench_isa_choices[choice] (smm_set_isa). Returns 1 when
+ * it runs; 0 when this CPU lacks it, after printing skipped_before and
+ * "(<path>: not available on this CPU, skipped)" on stdout; -1 when the
+ * selection failed, after printing why (bench_error).
+ */
+int bench_select_isa(int choice, const char *skipped_before);
+
 /*
  * Open path for writing a CSV table; on failure print why on stderr and
  * return NULL.

@@ -16,6 +16,7 @@
  * taken by the libgomp threads exact_sgemm left spinning.
  */
 #include <float.h>
+#include <stddef.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,7 +33,6 @@
 #include "peer_blas.h"
 #include "sketchmm.h"
 
-#define MODE "sgemm"
 #define MAX_CASES 512
 #define MAX_DIMENSION 65536
 #define DEFAULT_REPS 7
@@ -56,12 +56,19 @@ typedef struct {
 } sgemm_case;
 
 typedef struct {
+    /* the options */
+    int suite;                /* index into suite_names; -1: not given */
+    bench_int_list sizes;     /* the last --sizes; after_option collects every one into shapes */
+    bench_shape_list shapes_given; /* the last --shapes, likewise */
+    bench_choice_list layouts, pairs; /* --layouts, --trans (indices into layout_names, trans_names) */
+    bench_int_list threads;
+    int64_t reps;             /* 0: not given (DEFAULT_REPS, HUGE_SHAPE_REPS for huge shapes) */
+    /* from them */
+    bench_shape shapes[2 * BENCH_MAX_LIST]; /* --sizes (as n x n x n) and --shapes, in command-line order */
+    int nshapes;
+    int explicit_lists;       /* --sizes, --shapes, --layouts or --trans given */
     sgemm_case cases[MAX_CASES];
     int ncases;
-    int64_t threads[BENCH_MAX_LIST];
-    int nthreads;
-    int reps;       /* 0: not given (DEFAULT_REPS, HUGE_SHAPE_REPS for huge shapes) */
-    const char *csv_path;
 } sgemm_config;
 
 /* One product with its operands, and one output per contender. */
@@ -73,18 +80,14 @@ typedef struct {
     peer_blas *peers[PEER_COUNT];
 } sgemm_problem;
 
-static const char *const layout_names[] = { "row", "col" };
-static const char *const trans_names[] = { "NN", "NT", "TN", "TT" };
-static const char *const suite_names[] = { "square", "full" };
+static const char *const layout_names[] = { "row", "col", NULL };
+static const char *const trans_names[] = { "NN", "NT", "TN", "TT", NULL };
+static const char *const suite_names[] = { "square", "full", NULL };
 static const int64_t square_suite_sizes[] = { 64, 128, 256, 512, 1024, 2048, 4096 };
 
-static const char *const option_names[] = { "suite", "sizes", "shapes", "layouts", "trans",
-                                            "threads", "reps", "csv", NULL };
-
-void bench_sgemm_help(FILE *out)
+static void describe(FILE *out)
 {
     fprintf(out,
-        "sketchmm_bench sgemm [options]\n"
         "  exact_sgemm (sketchmm, threads via smm_set_num_threads, ISA path from SKETCHMM_ISA)\n"
         "  against OpenBLAS and BLIS cblas_sgemm (opened with dlopen) on C = A * B, alpha 1,\n"
         "  beta 0, 64-byte aligned matrices with minimal leading dimensions and entries in [-1, 1].\n"
@@ -99,23 +102,8 @@ void bench_sgemm_help(FILE *out)
         "  the FMA probe's (512-bit FMAs for the avx512 path, 256-bit for avx2) measured at the\n"
         "  start on the same thread count, and 'other%%': the share of the machine's CPU time other processes used\n"
         "  meanwhile (high values mark rows disturbed by other load). Ends with the smallest\n"
-        "  ratios per thread count.\n"
-        "  --suite square|full  square (default): n = 64,128,...,4096, row-major NN, threads 1 and\n"
-        "                       the OpenMP maximum; full: square plus row and col with NN,NT,TN,TT\n"
-        "                       at n = 1024, n = 1000, 2047, 4095 (row NN) and MxNxK = 4096x64x4096,\n"
-        "                       64x4096x4096, 4096x4096x64 (row NN)\n"
-        "  --sizes LIST         square sizes n (e.g. 64,128,1000); replaces the suite\n"
-        "  --shapes LIST        shapes MxNxK (e.g. 4096x64x4096,100x200x300); replaces the suite\n"
-        "  --layouts LIST       row,col (default row; with --sizes/--shapes or alone)\n"
-        "  --trans LIST         NN,NT,TN,TT (default NN; op(A) op(B); with --sizes/--shapes or alone)\n"
-        "  --threads LIST       thread counts (default: 1 and the OpenMP maximum)\n"
-        "  --reps N             timed rounds per configuration (default %d; %d when m*n*k >= 4096^3)\n"
-        "  --csv FILE           also write one CSV row per configuration (all numbers, kernels,\n"
-        "                       OpenBLAS core, BLIS arch, ISA path)\n"
-        "  Without --suite, --sizes or --shapes the square suite runs; --layouts and --trans alone\n"
-        "  apply to the square suite's sizes.\n",
-        PEER_TOLERANCE, REFERENCE_SAMPLES, BATCH_TARGET_SECONDS * 1e3, SETTLE_SECONDS * 1e3, DEFAULT_REPS,
-        HUGE_SHAPE_REPS);
+        "  ratios per thread count.\n",
+        PEER_TOLERANCE, REFERENCE_SAMPLES, BATCH_TARGET_SECONDS * 1e3, SETTLE_SECONDS * 1e3);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -174,84 +162,43 @@ static void build_suite(sgemm_config *cfg, int full)
         add_case(cfg, skinny[i], SMM_ROW_MAJOR, 0);
 }
 
-static int parse_args(int argc, char **argv, sgemm_config *cfg, int *help)
+/* --sizes and --shapes add to one list of shapes, in command-line order; each of the four is explicit. */
+static int after_option(void *config, const bench_option *option)
 {
-    bench_shape shapes[2 * BENCH_MAX_LIST];
-    int nshapes = 0;
-    int layouts[BENCH_MAX_LIST] = { 0 }, nlayouts = 1;
-    int pairs[BENCH_MAX_LIST] = { 0 }, npairs = 1;
-    int suite = -1, explicit_lists = 0;
-    *help = 0;
-    bench_default_threads(cfg->threads, &cfg->nthreads);
-    for (int i = 0; i < argc; i++) {
-        char name[BENCH_MAX_OPTION_NAME];
-        const char *value;
-        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
-        if (bad)
-            return bad;
-        if (strcmp(name, "help") == 0) {
-            *help = 1;
-            return 0;
-        } else if (strcmp(name, "sizes") == 0) {
-            int64_t sizes[BENCH_MAX_LIST];
-            int count;
-            if (!bench_parse_int_list(value, 1, MAX_DIMENSION, sizes, &count))
-                return bench_usage_error(MODE, "--sizes wants sizes in [1, %d], got '%s'", MAX_DIMENSION, value);
-            for (int s = 0; s < count && nshapes < 2 * BENCH_MAX_LIST; s++)
-                shapes[nshapes++] = square(sizes[s]);
-            explicit_lists = 1;
-        } else if (strcmp(name, "shapes") == 0) {
-            bench_shape parsed[BENCH_MAX_LIST];
-            int count;
-            if (!bench_parse_shapes(value, MAX_DIMENSION, parsed, &count))
-                return bench_usage_error(MODE, "--shapes wants MxNxK with dimensions in [1, %d], got '%s'",
-                                         MAX_DIMENSION, value);
-            for (int s = 0; s < count && nshapes < 2 * BENCH_MAX_LIST; s++)
-                shapes[nshapes++] = parsed[s];
-            explicit_lists = 1;
-        } else if (strcmp(name, "layouts") == 0) {
-            if (!bench_parse_choice_list(value, layout_names, 2, layouts, &nlayouts))
-                return bench_usage_error(MODE, "--layouts wants row and/or col, got '%s'", value);
-            explicit_lists = 1;
-        } else if (strcmp(name, "trans") == 0) {
-            if (!bench_parse_choice_list(value, trans_names, 4, pairs, &npairs))
-                return bench_usage_error(MODE, "--trans wants NN, NT, TN and/or TT, got '%s'", value);
-            explicit_lists = 1;
-        } else if (strcmp(name, "threads") == 0) {
-            if (!bench_parse_int_list(value, 1, SMM_MAX_THREADS, cfg->threads, &cfg->nthreads))
-                return bench_usage_error(MODE, "--threads wants thread counts in [1, %d], got '%s'",
-                                         SMM_MAX_THREADS, value);
-        } else if (strcmp(name, "reps") == 0) {
-            int64_t reps;
-            if (!bench_parse_int(value, 1, 1000000, &reps))
-                return bench_usage_error(MODE, "--reps wants a count in [1, 1000000], got '%s'", value);
-            cfg->reps = (int)reps;
-        } else if (strcmp(name, "csv") == 0) {
-            cfg->csv_path = value;
-        } else if (strcmp(name, "suite") == 0) {
-            int count;
-            if (!bench_parse_choice_list(value, suite_names, 2, &suite, &count) || count != 1)
-                return bench_usage_error(MODE, "--suite wants square or full, got '%s'", value);
-        } else {
-            return bench_usage_error(MODE, "unknown option '--%s'", name);
-        }
-    }
-    if (suite >= 0 && explicit_lists)
-        return bench_usage_error(MODE, "--suite does not combine with --sizes, --shapes, --layouts or --trans");
-    if (!explicit_lists) {
-        build_suite(cfg, suite == 1);
+    sgemm_config *cfg = config;
+    if (strcmp(option->name, "sizes") == 0)
+        for (int s = 0; s < cfg->sizes.count && cfg->nshapes < 2 * BENCH_MAX_LIST; s++)
+            cfg->shapes[cfg->nshapes++] = square(cfg->sizes.v[s]);
+    if (strcmp(option->name, "shapes") == 0)
+        for (int s = 0; s < cfg->shapes_given.count && cfg->nshapes < 2 * BENCH_MAX_LIST; s++)
+            cfg->shapes[cfg->nshapes++] = cfg->shapes_given.v[s];
+    if (strcmp(option->name, "sizes") == 0 || strcmp(option->name, "shapes") == 0 ||
+        strcmp(option->name, "layouts") == 0 || strcmp(option->name, "trans") == 0)
+        cfg->explicit_lists = 1;
+    return 0;
+}
+
+/* The configurations: the suite, or every shape x layout x transpose pair given. */
+static int check_options(void *config)
+{
+    sgemm_config *cfg = config;
+    if (cfg->suite >= 0 && cfg->explicit_lists)
+        return bench_usage_error("--suite does not combine with --sizes, --shapes, --layouts or --trans");
+    if (!cfg->explicit_lists) {
+        build_suite(cfg, cfg->suite == 1);
         return 0;
     }
-    if (nshapes == 0) {
+    if (cfg->nshapes == 0) {
         const int nsquare = (int)(sizeof square_suite_sizes / sizeof square_suite_sizes[0]);
         for (int s = 0; s < nsquare; s++)
-            shapes[nshapes++] = square(square_suite_sizes[s]);
+            cfg->shapes[cfg->nshapes++] = square(square_suite_sizes[s]);
     }
-    for (int s = 0; s < nshapes; s++)
-        for (int l = 0; l < nlayouts; l++)
-            for (int p = 0; p < npairs; p++)
-                if (!add_case(cfg, shapes[s], layouts[l] == 0 ? SMM_ROW_MAJOR : SMM_COL_MAJOR, pairs[p]))
-                    return bench_usage_error(MODE, "more than %d configurations", MAX_CASES);
+    for (int s = 0; s < cfg->nshapes; s++)
+        for (int l = 0; l < cfg->layouts.count; l++)
+            for (int p = 0; p < cfg->pairs.count; p++)
+                if (!add_case(cfg, cfg->shapes[s], cfg->layouts.v[l] == 0 ? SMM_ROW_MAJOR : SMM_COL_MAJOR,
+                              cfg->pairs.v[p]))
+                    return bench_usage_error("more than %d configurations", MAX_CASES);
     return 0;
 }
 
@@ -321,7 +268,7 @@ static void call_contender(const sgemm_problem *p, int who)
         smm_status s = exact_sgemm(c->layout, c->transa, c->transb, c->shape.m, c->shape.n, c->shape.k, 1.0f,
                                    p->A, p->lda, p->B, p->ldb, 0.0f, p->C[EXACT], p->ldc);
         if (s != SMM_OK) {
-            fprintf(stderr, "sketchmm_bench sgemm: exact_sgemm failed: %s\n", smm_status_str(s));
+            bench_error("exact_sgemm failed: %s", smm_status_str(s));
             exit(BENCH_EXIT_FAILED);
         }
         return;
@@ -361,10 +308,9 @@ static int check_against_reference(const sgemm_problem *p)
         double got = *c_entry(p->C[EXACT], c->layout, p->ldc, i, j);
         double bound = 2.0 * (double)k * FLT_EPSILON * magnitude + FLT_MIN;
         if (!(fabs(got - sum) <= bound)) {
-            fprintf(stderr,
-                    "sketchmm_bench sgemm: exact_sgemm C(%lld, %lld) = %.9g but the double-precision sum is "
-                    "%.9g (bound %.3g)\n",
-                    (long long)i, (long long)j, got, sum, bound);
+            bench_error("exact_sgemm C(%lld, %lld) = %.9g but the double-precision sum is "
+                        "%.9g (bound %.3g)",
+                        (long long)i, (long long)j, got, sum, bound);
             return 0;
         }
     }
@@ -441,7 +387,7 @@ static int run_configuration(sgemm_problem *p, int threads, int reps, sgemm_resu
     const sgemm_case *c = &p->c;
     smm_status s = smm_set_num_threads(threads);
     if (s != SMM_OK) {
-        fprintf(stderr, "sketchmm_bench sgemm: smm_set_num_threads(%d): %s\n", threads, smm_status_str(s));
+        bench_error("smm_set_num_threads(%d): %s", threads, smm_status_str(s));
         return 0;
     }
     for (int q = 0; q < PEER_COUNT; q++)
@@ -468,19 +414,19 @@ static int run_configuration(sgemm_problem *p, int threads, int reps, sgemm_resu
             continue;
         r->difference[who] = relative_difference(p, who, scale);
         if (!(r->difference[who] <= PEER_TOLERANCE)) {
-            fprintf(stderr,
-                    "sketchmm_bench sgemm: exact_sgemm and %s disagree on %lldx%lldx%lld %s %s: max |difference| "
-                    "= %.3g k max|a| max|b| (tolerance %g)\n",
-                    contender_name(p, who), (long long)c->shape.m, (long long)c->shape.n, (long long)c->shape.k,
-                    layout_names[c->layout == SMM_ROW_MAJOR ? 0 : 1], trans_names[trans_pair_of(c->transa, c->transb)],
-                    r->difference[who], PEER_TOLERANCE);
+            bench_error("exact_sgemm and %s disagree on %lldx%lldx%lld %s %s: max |difference| "
+                        "= %.3g k max|a| max|b| (tolerance %g)",
+                        contender_name(p, who), (long long)c->shape.m, (long long)c->shape.n, (long long)c->shape.k,
+                        layout_names[c->layout == SMM_ROW_MAJOR ? 0 : 1],
+                        trans_names[trans_pair_of(c->transa, c->transb)],
+                        r->difference[who], PEER_TOLERANCE);
             return 0;
         }
     }
 
     double *samples = malloc((size_t)CONTENDERS * (size_t)reps * sizeof *samples);
     if (samples == NULL) {
-        fprintf(stderr, "sketchmm_bench sgemm: out of memory\n");
+        bench_error("out of memory");
         return 0;
     }
     for (int rep = 0; rep < reps; rep++)
@@ -497,7 +443,7 @@ static int run_configuration(sgemm_problem *p, int threads, int reps, sgemm_resu
     double *ratios = malloc((size_t)reps * sizeof *ratios);
     if (ratios == NULL) {
         free(samples);
-        fprintf(stderr, "sketchmm_bench sgemm: out of memory\n");
+        bench_error("out of memory");
         return 0;
     }
     for (int who = 1; who < CONTENDERS; who++) {
@@ -535,12 +481,6 @@ static void print_table_header(void)
     printf("%17s %6s %5s %3s %8s %8s %8s %7s %5s %7s %5s %6s %4s %6s\n", "", "", "", "", "GFLOPS", "GFLOPS", "GFLOPS",
            "", "", "", "", "", "", "");
 }
-
-static const char *const csv_header =
-    "m,n,k,layout,trans,threads,reps,batch,seconds_exact,seconds_openblas,seconds_blis,gflops_exact,"
-    "gflops_openblas,gflops_blis,ratio_exact_openblas,ratio_exact_blis,ratio_spread_openblas,"
-    "ratio_spread_blis,peak_gflops,fraction_of_peak,"
-    "rel_diff_openblas,rel_diff_blis,other_cpu_share,isa,exact_kernel,openblas_core,blis_arch\n";
 
 static void report(const sgemm_problem *p, int threads, const sgemm_result *r, double peak, double others,
                    FILE *csv)
@@ -630,11 +570,11 @@ static void print_summary(const sgemm_config *cfg, smallest_ratio minima[][PEER_
         return;
     }
     printf("\nSmallest ratio exact_sgemm / peer (median of per-round ratios), per thread count:\n");
-    for (int t = 0; t < cfg->nthreads; t++)
+    for (int t = 0; t < cfg->threads.count; t++)
         for (int q = 0; q < PEER_COUNT; q++) {
             if (!peer_blas_ready(peers[q]))
                 continue;
-            printf("  threads %lld, vs %-8s:", (long long)cfg->threads[t], peer_blas_name(peers[q]));
+            printf("  threads %lld, vs %-8s:", (long long)cfg->threads.v[t], peer_blas_name(peers[q]));
             int any = 0;
             for (int g = 0; g < GROUPS; g++) {
                 const smallest_ratio *s = &minima[t][q][g];
@@ -674,7 +614,7 @@ static void measure_peaks(const sgemm_config *cfg, double *peaks)
     if (width < 0 || !fma_probe_available((fma_probe_width)width, &why)) {
         printf("Peak: no FMA probe for ISA path %s%s%s; %%peak is left out\n", bench_isa_name(),
                why != NULL ? ": " : "", why != NULL ? why : "");
-        for (int t = 0; t < cfg->nthreads; t++)
+        for (int t = 0; t < cfg->threads.count; t++)
             peaks[t] = 0.0;
         return;
     }
@@ -683,8 +623,8 @@ static void measure_peaks(const sgemm_config *cfg, double *peaks)
     printf("Peak (%s probe, all threads together): 1 thread %.1f GFLOPS", fma_probe_width_name((fma_probe_width)width),
            single);
     int disturbed = 0;
-    for (int t = 0; t < cfg->nthreads; t++) {
-        const int threads = (int)cfg->threads[t];
+    for (int t = 0; t < cfg->threads.count; t++) {
+        const int threads = (int)cfg->threads.v[t];
         peaks[t] = threads == 1 ? single : fma_probe_gflops((fma_probe_width)width, threads);
         /* far below threads x single: another process probably had a core; the best of a few more tries */
         for (int retry = 0; retry < PEAK_RETRIES && peaks[t] < PEAK_PLAUSIBLE * threads * single; retry++) {
@@ -737,34 +677,19 @@ static void free_operands(sgemm_problem *p)
         bench_free_floats(p->C[who]);
 }
 
-int bench_sgemm_main(int argc, char **argv)
+static int run_mode(void *config, FILE *csv)
 {
-    static sgemm_config cfg; /* large: not on the stack */
-    memset(&cfg, 0, sizeof cfg);
-    int help = 0;
-    int bad = parse_args(argc, argv, &cfg, &help);
-    if (bad)
-        return bad;
-    if (help) {
-        bench_sgemm_help(stdout);
-        return 0;
-    }
-    FILE *csv = NULL;
-    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
-        return BENCH_EXIT_FAILED;
-    const bench_contention_mark run_start = bench_contention_now();
+    const sgemm_config *cfg = config;
     peer_blas *peers[PEER_COUNT];
     for (int q = 0; q < PEER_COUNT; q++) {
         peers[q] = peer_blas_open((peer_kind)q);
         printf("%s\n", peer_blas_status(peers[q]));
     }
     double peaks[BENCH_MAX_LIST];
-    measure_peaks(&cfg, peaks);
-    if (cfg.reps == 0)
+    measure_peaks(cfg, peaks);
+    if (cfg->reps == 0)
         printf("Repetitions: %d (%d for shapes with m*n*k >= 4096^3), --reps not given\n", DEFAULT_REPS,
                HUGE_SHAPE_REPS);
-    if (csv != NULL)
-        fputs(csv_header, csv);
 
     static smallest_ratio minima[BENCH_MAX_LIST][PEER_COUNT][GROUPS];
     for (int t = 0; t < BENCH_MAX_LIST; t++)
@@ -774,36 +699,76 @@ int bench_sgemm_main(int argc, char **argv)
 
     print_table_header();
     int status = 0;
-    for (int i = 0; i < cfg.ncases && status == 0; i++) {
-        sgemm_problem problem = { .c = cfg.cases[i] };
+    for (int i = 0; i < cfg->ncases && status == 0; i++) {
+        sgemm_problem problem = { .c = cfg->cases[i] };
         for (int q = 0; q < PEER_COUNT; q++)
             problem.peers[q] = peers[q];
         allocate_operands(&problem);
         const bench_shape s = problem.c.shape;
-        int reps = cfg.reps;
+        int reps = (int)cfg->reps;
         if (reps == 0)
             reps = s.m * s.n * s.k >= HUGE_SHAPE_ELEMENTS ? HUGE_SHAPE_REPS : DEFAULT_REPS;
-        for (int t = 0; t < cfg.nthreads && status == 0; t++) {
+        for (int t = 0; t < cfg->threads.count && status == 0; t++) {
             sgemm_result result;
             const bench_contention_mark before = bench_contention_now();
-            if (!run_configuration(&problem, (int)cfg.threads[t], reps, &result)) {
+            if (!run_configuration(&problem, (int)cfg->threads.v[t], reps, &result)) {
                 status = BENCH_EXIT_FAILED;
                 break;
             }
             const double others = bench_contention_others(before, bench_contention_now());
-            report(&problem, (int)cfg.threads[t], &result, peaks[t], others, csv);
+            report(&problem, (int)cfg->threads.v[t], &result, peaks[t], others, csv);
             for (int q = 0; q < PEER_COUNT; q++)
                 note_ratio(&minima[t][q][group_of(s)], result.ratio[1 + q], &problem.c);
         }
         free_operands(&problem);
     }
     if (status == 0)
-        print_summary(&cfg, minima, peers);
-    bench_print_run_end(stdout, run_start);
+        print_summary(cfg, minima, peers);
     smm_set_num_threads(0);
     for (int q = 0; q < PEER_COUNT; q++)
         peer_blas_free(peers[q]);
-    if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
-        status = BENCH_EXIT_FAILED;
     return status;
 }
+
+static const bench_option options[] = {
+    { .name = "suite", .arg = "square|full", .kind = BENCH_CHOICE, .offset = offsetof(sgemm_config, suite),
+      .choices = suite_names, .def = -1,
+      .help = "square (default): n = 64,128,...,4096, row-major NN, threads 1 and\n"
+              "the OpenMP maximum; full: square plus row and col with NN,NT,TN,TT\n"
+              "at n = 1024, n = 1000, 2047, 4095 (row NN) and MxNxK = 4096x64x4096,\n"
+              "64x4096x4096, 4096x4096x64 (row NN)" },
+    { .name = "sizes", .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(sgemm_config, sizes), .lo = 1,
+      .hi = MAX_DIMENSION, .wants = "sizes", .help = "square sizes n (e.g. 64,128,1000); replaces the suite" },
+    { .name = "shapes", .arg = "LIST", .kind = BENCH_SHAPES, .offset = offsetof(sgemm_config, shapes_given),
+      .lo = 1, .hi = MAX_DIMENSION, .wants = "MxNxK with dimensions",
+      .help = "shapes MxNxK (e.g. 4096x64x4096,100x200x300); replaces the suite" },
+    { .name = "layouts", .arg = "LIST", .kind = BENCH_CHOICE_LIST, .offset = offsetof(sgemm_config, layouts),
+      .choices = layout_names, BENCH_DEFAULTS(0),
+      .help = "row,col (default {default}; with --sizes/--shapes or alone)" },
+    { .name = "trans", .arg = "LIST", .kind = BENCH_CHOICE_LIST, .offset = offsetof(sgemm_config, pairs),
+      .choices = trans_names, BENCH_DEFAULTS(0),
+      .help = "NN,NT,TN,TT (default {default}; op(A) op(B); with --sizes/--shapes or alone)" },
+    BENCH_OPTION_THREAD_COUNTS(sgemm_config, threads),
+    BENCH_OPTION_REPS(sgemm_config, reps, 1000000, 0 /* not given */,
+                      "timed rounds per configuration (default " BENCH_STR(DEFAULT_REPS) "; "
+                      BENCH_STR(HUGE_SHAPE_REPS) " when m*n*k >= 4096^3)"),
+    { .name = NULL },
+};
+
+const bench_mode bench_mode_sgemm = {
+    .name = "sgemm",
+    .summary = "exact_sgemm against OpenBLAS and BLIS (GFLOPS, ratios, fraction of peak)",
+    .options = options,
+    .config_size = sizeof(sgemm_config),
+    .describe = describe,
+    .notes = "Without --suite, --sizes or --shapes the square suite runs; --layouts and --trans alone\n"
+             "apply to the square suite's sizes.",
+    .csv_header = "m,n,k,layout,trans,threads,reps,batch,seconds_exact,seconds_openblas,seconds_blis,gflops_exact,"
+                  "gflops_openblas,gflops_blis,ratio_exact_openblas,ratio_exact_blis,ratio_spread_openblas,"
+                  "ratio_spread_blis,peak_gflops,fraction_of_peak,"
+                  "rel_diff_openblas,rel_diff_blis,other_cpu_share,isa,exact_kernel,openblas_core,blis_arch\n",
+    .csv_rows = "configuration (all numbers, kernels,\nOpenBLAS core, BLIS arch, ISA path)",
+    .after_option = after_option,
+    .check = check_options,
+    .run = run_mode,
+};

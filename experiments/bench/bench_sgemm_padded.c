@@ -1,15 +1,17 @@
 /*
- * bench_padded.c - mode `padded`: what a padded leading dimension buys. The
- * naive and the tiled kernel of padded_kernels.h run on n x n row-major
- * matrices stored twice: unpadded (ld = n, 64-byte aligned) and padded
- * (ld = exact_padded_ld(n), allocated with exact_matrix_alloc). With n a
- * power of two the unpadded rows are a multiple of 4 KiB apart, so walking
- * down a column touches a single cache set.
+ * bench_sgemm_padded.c - mode `sgemm-padded`: what a padded leading
+ * dimension buys a plain SGEMM. The naive and the tiled kernel of
+ * sgemm_padded_kernels.h run on n x n row-major matrices stored twice:
+ * unpadded (ld = n, 64-byte aligned) and padded (ld = exact_padded_ld(n),
+ * allocated with exact_matrix_alloc). With n a power of two the unpadded
+ * rows are a multiple of 4 KiB apart, so walking down a column touches a
+ * single cache set.
  *
  * The naive kernel is far too slow for whole 4096 x 4096 products, so each
  * kernel computes only the first rows of C (GFLOPS count that work alone).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +21,9 @@
 #include "bench_modes.h"
 #include "bench_report.h"
 #include "bench_timing.h"
-#include "padded_kernels.h"
+#include "sgemm_padded_kernels.h"
 #include "sketchmm.h"
 
-#define MODE "padded"
 #define MAX_SIZE 16384
 #define DEFAULT_REPS 3
 #define DEFAULT_NAIVE_ROWS 16
@@ -31,19 +32,14 @@
 #define AGREEMENT_TOLERANCE 1e-5  /* max |difference| / n (entries of A and B are in [-1, 1]) */
 
 typedef struct {
-    int64_t sizes[BENCH_MAX_LIST];
-    int nsizes;
+    bench_int_list sizes;
     int64_t naive_rows, tiled_rows; /* tiled_rows 0: the default for each n */
-    int reps;
-    const char *csv_path;
+    int64_t reps;
 } padded_config;
 
-static const char *const option_names[] = { "sizes", "rows", "tiled-rows", "reps", "csv", NULL };
-
-void bench_padded_help(FILE *out)
+static void describe(FILE *out)
 {
     fprintf(out,
-        "sketchmm_bench padded [--sizes LIST] [--rows R] [--tiled-rows R] [--reps N] [--csv FILE]\n"
         "  A naive product (i, j, k loops, B read down its columns) and a %d x %d x %d tiled one\n"
         "  (i, k, j inside a block), plain C, on n x n row-major matrices with ld = n (unpadded,\n"
         "  64-byte aligned) and with ld = exact_padded_ld(n) (exact_matrix_alloc). Each computes\n"
@@ -51,57 +47,8 @@ void bench_padded_help(FILE *out)
         "  unpadded results, and the two kernels on their common rows, must agree (max |difference|\n"
         "  <= %g n), else the run stops with exit status 1. One warm-up run each, then --reps\n"
         "  rounds each timing the unpadded and the padded storage in turn; prints median GFLOPS\n"
-        "  unpadded and padded and the padded/unpadded speedup.\n"
-        "  --sizes LIST     matrix sizes n (default 2048,4096)\n"
-        "  --rows R         rows of C the naive kernel computes (default %d)\n"
-        "  --tiled-rows R   rows of C the tiled kernel computes (default: all for n <= %d, else %d)\n"
-        "  --reps N         timed rounds per kernel (default %d)\n"
-        "  --csv FILE       also write one CSV row per size and kernel\n"
-        "  Row counts above n are cut to n.\n",
-        PADDED_TILE, PADDED_TILE, PADDED_TILE, AGREEMENT_TOLERANCE, DEFAULT_NAIVE_ROWS, TILED_ALL_ROWS_MAX_N,
-        TILED_DEFAULT_ROWS, DEFAULT_REPS);
-}
-
-static int parse_args(int argc, char **argv, padded_config *cfg, int *help)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->sizes[0] = 2048;
-    cfg->sizes[1] = 4096;
-    cfg->nsizes = 2;
-    cfg->naive_rows = DEFAULT_NAIVE_ROWS;
-    cfg->reps = DEFAULT_REPS;
-    *help = 0;
-    for (int i = 0; i < argc; i++) {
-        char name[BENCH_MAX_OPTION_NAME];
-        const char *value;
-        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
-        if (bad)
-            return bad;
-        int64_t number = 0;
-        if (strcmp(name, "help") == 0) {
-            *help = 1;
-            return 0;
-        } else if (strcmp(name, "sizes") == 0) {
-            if (!bench_parse_int_list(value, 1, MAX_SIZE, cfg->sizes, &cfg->nsizes))
-                return bench_usage_error(MODE, "--sizes wants sizes in [1, %d], got '%s'", MAX_SIZE, value);
-        } else if (strcmp(name, "rows") == 0 || strcmp(name, "tiled-rows") == 0) {
-            if (!bench_parse_int(value, 1, MAX_SIZE, &number))
-                return bench_usage_error(MODE, "--%s wants a row count in [1, %d], got '%s'", name, MAX_SIZE, value);
-            if (name[0] == 'r')
-                cfg->naive_rows = number;
-            else
-                cfg->tiled_rows = number;
-        } else if (strcmp(name, "reps") == 0) {
-            if (!bench_parse_int(value, 1, 1000000, &number))
-                return bench_usage_error(MODE, "--reps wants a count in [1, 1000000], got '%s'", value);
-            cfg->reps = (int)number;
-        } else if (strcmp(name, "csv") == 0) {
-            cfg->csv_path = value;
-        } else {
-            return bench_usage_error(MODE, "unknown option '--%s'", name);
-        }
-    }
-    return 0;
+        "  unpadded and padded and the padded/unpadded speedup.\n",
+        PADDED_TILE, PADDED_TILE, PADDED_TILE, AGREEMENT_TOLERANCE);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -119,8 +66,8 @@ static int alloc_padded(int64_t n, float **matrix, int64_t *ld)
 {
     smm_status s = exact_matrix_alloc(SMM_ROW_MAJOR, n, n, matrix, ld);
     if (s != SMM_OK) {
-        fprintf(stderr, "sketchmm_bench padded: exact_matrix_alloc(%lld x %lld): %s\n", (long long)n, (long long)n,
-                smm_status_str(s));
+        bench_error("exact_matrix_alloc(%lld x %lld): %s", (long long)n, (long long)n,
+                    smm_status_str(s));
         return 0;
     }
     return 1;
@@ -190,7 +137,7 @@ static void time_pair(padded_kernel kernel, int64_t n, int64_t rows, const opera
     padded_run runs[2] = { { kernel, n, rows, plain }, { kernel, n, rows, padded } };
     double *samples = malloc(2 * (size_t)reps * sizeof *samples);
     if (samples == NULL) {
-        fprintf(stderr, "sketchmm_bench padded: out of memory\n");
+        bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
     for (int s = 0; s < 2; s++)
@@ -219,8 +166,8 @@ static int agree(const char *what, int64_t n, int64_t rows, const float *x, int6
     *difference = bench_max_abs_diff(x, ldx, y, ldy, rows, n) / (double)n;
     if (*difference <= AGREEMENT_TOLERANCE)
         return 1;
-    fprintf(stderr, "sketchmm_bench padded: n = %lld, %s disagree: max |difference| = %.3g n (tolerance %g n)\n",
-            (long long)n, what, *difference, AGREEMENT_TOLERANCE);
+    bench_error("n = %lld, %s disagree: max |difference| = %.3g n (tolerance %g n)",
+                (long long)n, what, *difference, AGREEMENT_TOLERANCE);
     return 0;
 }
 
@@ -233,25 +180,14 @@ static int64_t cut_rows(int64_t rows, int64_t n)
 /* Mode                                                                     */
 /* ------------------------------------------------------------------------ */
 
-int bench_padded_main(int argc, char **argv)
+static int run_mode(void *config, FILE *csv)
 {
-    padded_config cfg;
-    int help = 0;
-    int bad = parse_args(argc, argv, &cfg, &help);
-    if (bad)
-        return bad;
-    if (help) {
-        bench_padded_help(stdout);
-        return 0;
-    }
-    FILE *csv = NULL;
-    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
-        return BENCH_EXIT_FAILED;
-    const bench_contention_mark run_start = bench_contention_now();
+    const padded_config *cfg = config;
+    const int reps = (int)cfg->reps;
     printf("Plain C kernels on one thread; one warm-up run each, then %d rounds each timing the unpadded\n"
            "and the padded storage in turn (medians). Only the first rows of C are computed (the 'rows'\n"
            "column); GFLOPS count that work alone (2 rows n^2 flops).\n",
-           cfg.reps);
+           reps);
     printf("'diff' columns: max |difference| / n between padded and unpadded results, and between the\n"
            "tiled and the naive kernel on their common rows. 'other%%': share of the machine's CPU time\n"
            "other processes used during that row's measurement.\n");
@@ -259,31 +195,27 @@ int bench_padded_main(int argc, char **argv)
            "padded/", "diff", "diff", "other%");
     printf("%5s %-6s %5s %8s %8s %9s %9s %8s %9s %9s %6s\n", "", "", "", "unpadded", "padded", "unpadded", "padded",
            "unpadded", "pad/unpad", "vs naive", "");
-    if (csv != NULL)
-        fprintf(csv, "n,kernel,rows,reps,ld_unpadded,ld_padded,seconds_unpadded,seconds_padded,gflops_unpadded,"
-                     "gflops_padded,speedup_padded_over_unpadded,diff_padded_unpadded_over_n,diff_vs_naive_over_n,"
-                     "other_cpu_share\n");
 
     const padded_kernel kernels[2] = { padded_naive, padded_tiled };
     const char *const kernel_names[2] = { "naive", "tiled" };
     int status = 0;
-    for (int s = 0; s < cfg.nsizes && status == 0; s++) {
-        const int64_t n = cfg.sizes[s];
+    for (int s = 0; s < cfg->sizes.count && status == 0; s++) {
+        const int64_t n = cfg->sizes.v[s];
         operands plain, padded;
         if (!make_operands(n, 0, &plain) || !make_operands(n, 1, &padded)) {
             status = BENCH_EXIT_FAILED;
             break;
         }
         const int64_t rows[2] = {
-            cut_rows(cfg.naive_rows, n),
-            cut_rows(cfg.tiled_rows > 0 ? cfg.tiled_rows : n <= TILED_ALL_ROWS_MAX_N ? n : TILED_DEFAULT_ROWS, n)
+            cut_rows(cfg->naive_rows, n),
+            cut_rows(cfg->tiled_rows > 0 ? cfg->tiled_rows : n <= TILED_ALL_ROWS_MAX_N ? n : TILED_DEFAULT_ROWS, n)
         };
         const int64_t common = rows[0] < rows[1] ? rows[0] : rows[1];
         float *naive_result = bench_alloc_floats(common * n);
         for (int kind = 0; kind < 2 && status == 0; kind++) {
             const bench_contention_mark before = bench_contention_now();
             double unpadded_seconds, padded_seconds;
-            time_pair(kernels[kind], n, rows[kind], &plain, &padded, cfg.reps, &unpadded_seconds, &padded_seconds);
+            time_pair(kernels[kind], n, rows[kind], &plain, &padded, reps, &unpadded_seconds, &padded_seconds);
             const double others = bench_contention_others(before, bench_contention_now());
             double difference = 0.0, kernels_difference = NAN;
             if (!agree("padded and unpadded results", n, rows[kind], padded.C, padded.ld, plain.C, plain.ld,
@@ -314,7 +246,7 @@ int bench_padded_main(int argc, char **argv)
             fflush(stdout);
             if (csv != NULL) {
                 fprintf(csv, "%lld,%s,%lld,%d,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.3g,", (long long)n,
-                        kernel_names[kind], (long long)rows[kind], cfg.reps, (long long)plain.ld,
+                        kernel_names[kind], (long long)rows[kind], reps, (long long)plain.ld,
                         (long long)padded.ld, unpadded_seconds, padded_seconds, gflops_unpadded, gflops_padded,
                         speedup, difference);
                 if (!isnan(kernels_difference))
@@ -330,8 +262,33 @@ int bench_padded_main(int argc, char **argv)
         free_operands(&plain);
         free_operands(&padded);
     }
-    bench_print_run_end(stdout, run_start);
-    if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
-        status = BENCH_EXIT_FAILED;
     return status;
 }
+
+static const bench_option options[] = {
+    { .name = "sizes", .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(padded_config, sizes), .lo = 1,
+      .hi = MAX_SIZE, BENCH_DEFAULTS(2048, 4096), .wants = "sizes", .help = "matrix sizes n (default {default})" },
+    { .name = "rows", .arg = "R", .kind = BENCH_INT, .offset = offsetof(padded_config, naive_rows), .lo = 1,
+      .hi = MAX_SIZE, .def = DEFAULT_NAIVE_ROWS, .wants = "a row count",
+      .help = "rows of C the naive kernel computes (default {default})" },
+    { .name = "tiled-rows", .arg = "R", .kind = BENCH_INT, .offset = offsetof(padded_config, tiled_rows), .lo = 1,
+      .hi = MAX_SIZE, .def = 0, .wants = "a row count",
+      .help = "rows of C the tiled kernel computes (default: all for n <= " BENCH_STR(TILED_ALL_ROWS_MAX_N)
+              ", else " BENCH_STR(TILED_DEFAULT_ROWS) ")" },
+    BENCH_OPTION_REPS(padded_config, reps, 1000000, DEFAULT_REPS, "timed rounds per kernel (default {default})"),
+    { .name = NULL },
+};
+
+const bench_mode bench_mode_sgemm_padded = {
+    .name = "sgemm-padded",
+    .summary = "naive and tiled kernels on padded and unpadded (power-of-two stride) matrices",
+    .options = options,
+    .config_size = sizeof(padded_config),
+    .describe = describe,
+    .notes = "Row counts above n are cut to n.",
+    .csv_header = "n,kernel,rows,reps,ld_unpadded,ld_padded,seconds_unpadded,seconds_padded,gflops_unpadded,"
+                  "gflops_padded,speedup_padded_over_unpadded,diff_padded_unpadded_over_n,diff_vs_naive_over_n,"
+                  "other_cpu_share\n",
+    .csv_rows = "size and kernel",
+    .run = run_mode,
+};

@@ -1,13 +1,15 @@
 /*
- * bench_seed002.c - mode `seed002`: the matrix-multiplication variants of
- * seed article 002 (seed002_kernels.h) and exact_sgemm on one thread, on
- * square row-major C += A * B, in flops per TSC cycle and GFLOPS, next to the
- * flops per cycle the article published for its Skylake laptop.
+ * bench_sgemm_ladder.c - mode `sgemm-ladder`: the optimisation ladder of
+ * seed article 002, its matrix-multiplication variants from blocked and
+ * saxpy to tiled AVX (sgemm_ladder_kernels.h), and exact_sgemm on one
+ * thread, on square row-major C += A * B, in flops per TSC cycle and GFLOPS,
+ * next to the flops per cycle the article published for its Skylake laptop.
  *
  * Every variant's result is checked against double-precision sums before it
  * is timed; a mismatch stops the run (exit status 1).
  */
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +20,9 @@
 #include "bench_modes.h"
 #include "bench_report.h"
 #include "bench_timing.h"
-#include "seed002_kernels.h"
+#include "sgemm_ladder_kernels.h"
 #include "sketchmm.h"
 
-#define MODE "seed002"
 #define SIZE_QUANTUM 64      /* the article's sizes, and what the AVX2 variants need */
 #define MAX_SIZE 8192
 #define DEFAULT_REPS 5
@@ -31,27 +32,27 @@
 
 typedef struct {
     const char *name;
-    seed002_kernel kernel; /* NULL: exact_sgemm on one thread */
+    sgemm_ladder_kernel kernel; /* NULL: exact_sgemm on one thread */
     int needs_avx2;
     /* flops/cycle in the article's tables for n = 64 * (index + 1); Skylake, turbo off, GCC -O3 -mavx2 -mfma */
     double published[PUBLISHED_SIZES];
-} seed002_variant;
+} sgemm_ladder_variant;
 
-static const seed002_variant variants[] = {
-    { "blocked", seed002_blocked, 0,
+static const sgemm_ladder_variant variants[] = {
+    { "blocked", sgemm_ladder_blocked, 0,
       { 4.5916, 4.41515, 4.29101, 3.76492, 3.72997, 3.35322, 3.4907, 3.09821, 3.35608, 3.12571, 3.28726, 3.02899,
         3.23122, 2.74011, 2.34571, 1.67082 } },
-    { "saxpy", seed002_saxpy, 0,
+    { "saxpy", sgemm_ladder_saxpy, 0,
       { 5.16997, 6.62783, 6.87346, 6.73044, 6.16362, 6.55264, 6.57594, 6.72991, 6.59614, 6.52757, 6.79166, 6.8997,
         6.7976, 6.61836, 6.29888, 5.67463 } },
 #ifdef SKETCHMM_BENCH_X86_KERNELS
-    { "saxpy_avx", seed002_saxpy_avx, 1,
+    { "saxpy_avx", sgemm_ladder_saxpy_avx, 1,
       { 9.92632, 9.47109, 8.73214, 8.17689, 7.1626, 7.03508, 6.86115, 7.23017, 6.79068, 6.81996, 6.68561, 6.80027,
         5.69882, 6.66899, 6.10599, 5.55935 } },
-    { "tiled_avx", seed002_tiled_avx, 1,
+    { "tiled_avx", sgemm_ladder_tiled_avx, 1,
       { 6.79165, 6.79166, 6.55159, 8.0809, 8.14656, 8.19794, 8.2022, 7.55769, 7.44294, 7.46682, 7.44912, 7.50282,
         6.49766, 7.40346, 6.87725, 5.9569 } },
-    { "tiled_avx_unrolled", seed002_tiled_avx_unrolled, 1,
+    { "tiled_avx_unrolled", sgemm_ladder_tiled_avx_unrolled, 1,
       { 25.7981, 25.8072, 23.8638, 23.1335, 23.5822, 23.6613, 21.718, 20.4233, 18.5289, 18.7098, 18.53, 18.8777,
         16.8168, 18.8595, 14.3098, 10.5531 } },
 #endif
@@ -61,16 +62,12 @@ static const seed002_variant variants[] = {
 
 typedef struct {
     int64_t min, max, step;
-    int reps;
-    const char *csv_path;
-} seed002_config;
+    int64_t reps;
+} sgemm_ladder_config;
 
-static const char *const option_names[] = { "min", "max", "step", "reps", "csv", NULL };
-
-void bench_seed002_help(FILE *out)
+static void describe(FILE *out)
 {
     fprintf(out,
-        "sketchmm_bench seed002 [--min N] [--max N] [--step N] [--reps N] [--csv FILE]\n"
         "  The variants of seed article 002 on square row-major C += A * B (C zeroed before each\n"
         "  run, untimed): blocked (8 x 8 blocks, B read down columns), saxpy (i, k, j), and on\n"
         "  x86_64 with AVX2 saxpy_avx, tiled_avx and tiled_avx_unrolled (256-bit FMA); then\n"
@@ -79,50 +76,15 @@ void bench_seed002_help(FILE *out)
         "  sum|a||b|, else the run stops with exit status 1. Then warm-up runs (at least one, and\n"
         "  at least %g ms) and --reps timed ones; prints the median's flops per TSC cycle\n"
         "  (2 n^3 flops) and GFLOPS, and\n"
-        "  the article's published flops/cycle (Skylake laptop, turbo off) where it has one.\n"
-        "  --min N, --max N, --step N   sizes n = min, min+step, ..., <= max; multiples of %d\n"
-        "                               (defaults 64, 1024, 64)\n"
-        "  --reps N                     timed runs per variant and size (default %d)\n"
-        "  --csv FILE                   also write one CSV row per variant and size\n",
-        FULL_CHECK_MAX_N, CHECK_SAMPLES, BENCH_WARMUP_SECONDS * 1e3, SIZE_QUANTUM, DEFAULT_REPS);
+        "  the article's published flops/cycle (Skylake laptop, turbo off) where it has one.\n",
+        FULL_CHECK_MAX_N, CHECK_SAMPLES, BENCH_WARMUP_SECONDS * 1e3);
 }
 
-static int parse_args(int argc, char **argv, seed002_config *cfg, int *help)
+static int check_options(void *config)
 {
-    *cfg = (seed002_config){ 64, 1024, 64, DEFAULT_REPS, NULL };
-    *help = 0;
-    for (int i = 0; i < argc; i++) {
-        char name[BENCH_MAX_OPTION_NAME];
-        const char *value;
-        int bad = bench_next_option(MODE, option_names, argc, argv, &i, name, &value);
-        if (bad)
-            return bad;
-        int64_t number = 0;
-        if (strcmp(name, "help") == 0) {
-            *help = 1;
-            return 0;
-        } else if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "step") == 0) {
-            if (!bench_parse_int(value, SIZE_QUANTUM, MAX_SIZE, &number) || number % SIZE_QUANTUM != 0)
-                return bench_usage_error(MODE, "--%s wants a multiple of %d in [%d, %d], got '%s'", name,
-                                         SIZE_QUANTUM, SIZE_QUANTUM, MAX_SIZE, value);
-            if (name[1] == 'i')
-                cfg->min = number;
-            else if (name[1] == 'a')
-                cfg->max = number;
-            else
-                cfg->step = number;
-        } else if (strcmp(name, "reps") == 0) {
-            if (!bench_parse_int(value, 1, 1000000, &number))
-                return bench_usage_error(MODE, "--reps wants a count in [1, 1000000], got '%s'", value);
-            cfg->reps = (int)number;
-        } else if (strcmp(name, "csv") == 0) {
-            cfg->csv_path = value;
-        } else {
-            return bench_usage_error(MODE, "unknown option '--%s'", name);
-        }
-    }
+    const sgemm_ladder_config *cfg = config;
     if (cfg->min > cfg->max)
-        return bench_usage_error(MODE, "--min %lld is above --max %lld", (long long)cfg->min, (long long)cfg->max);
+        return bench_usage_error("--min %lld is above --max %lld", (long long)cfg->min, (long long)cfg->max);
     return 0;
 }
 
@@ -130,7 +92,7 @@ static void exact_one_thread(int64_t n, const float *A, const float *B, float *C
 {
     smm_status s = exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, n, n, n, 1.0f, A, n, B, n, 1.0f, C, n);
     if (s != SMM_OK) {
-        fprintf(stderr, "sketchmm_bench seed002: exact_sgemm failed: %s\n", smm_status_str(s));
+        bench_error("exact_sgemm failed: %s", smm_status_str(s));
         exit(BENCH_EXIT_FAILED);
     }
 }
@@ -162,7 +124,7 @@ static reference_entry *build_reference(int64_t n, const float *A, const float *
     int64_t entries = n <= FULL_CHECK_MAX_N ? n * n : CHECK_SAMPLES;
     reference_entry *ref = malloc((size_t)entries * sizeof *ref);
     if (ref == NULL) {
-        fprintf(stderr, "sketchmm_bench seed002: out of memory\n");
+        bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
     uint64_t state = 0x853c49e6748fea9bULL;
@@ -204,15 +166,15 @@ static double worst_error(int64_t n, const float *C, const reference_entry *ref,
 /* ------------------------------------------------------------------------ */
 
 typedef struct {
-    const seed002_variant *variant;
+    const sgemm_ladder_variant *variant;
     int64_t n;
     const float *A, *B;
     float *C;
-} seed002_run;
+} sgemm_ladder_run;
 
 static void run_variant(void *context)
 {
-    seed002_run *r = context;
+    sgemm_ladder_run *r = context;
     if (r->variant->kernel != NULL)
         r->variant->kernel(r->n, r->A, r->B, r->C);
     else
@@ -221,16 +183,16 @@ static void run_variant(void *context)
 
 static void zero_output(void *context)
 {
-    seed002_run *r = context;
+    sgemm_ladder_run *r = context;
     bench_zero(r->C, r->n, r->n, r->n);
 }
 
-static int variant_available(const seed002_variant *v)
+static int variant_available(const sgemm_ladder_variant *v)
 {
     return !v->needs_avx2 || smm_isa_supported(SMM_ISA_AVX2);
 }
 
-static double published_figure(const seed002_variant *v, int64_t n)
+static double published_figure(const sgemm_ladder_variant *v, int64_t n)
 {
     if (n % 64 != 0 || n / 64 < 1 || n / 64 > PUBLISHED_SIZES || v->published[n / 64 - 1] == 0.0)
         return NAN;
@@ -241,32 +203,19 @@ static double published_figure(const seed002_variant *v, int64_t n)
 /* Mode                                                                     */
 /* ------------------------------------------------------------------------ */
 
-int bench_seed002_main(int argc, char **argv)
+static int run_mode(void *config, FILE *csv)
 {
-    seed002_config cfg;
-    int help = 0;
-    int bad = parse_args(argc, argv, &cfg, &help);
-    if (bad)
-        return bad;
-    if (help) {
-        bench_seed002_help(stdout);
-        return 0;
-    }
-    FILE *csv = NULL;
-    if (bench_begin(MODE, cfg.csv_path, &csv) != 0)
+    const sgemm_ladder_config *cfg = config;
+    const int reps = (int)cfg->reps;
+    if (smm_set_num_threads(1) != SMM_OK)
         return BENCH_EXIT_FAILED;
-    const bench_contention_mark run_start = bench_contention_now();
-    if (smm_set_num_threads(1) != SMM_OK) {
-        bench_csv_close(csv, MODE, cfg.csv_path);
-        return BENCH_EXIT_FAILED;
-    }
     const double ghz = bench_tsc_ghz();
     printf("Square row-major C += A * B, median of %d timed runs after >= %g ms of warm-up; exact_sgemm on\n"
            "1 thread. "
            "Plain C variants are built for the baseline CPU with -ffp-contract=off (the article\n"
            "used GCC -O3 -mavx2 -mfma -funroll-loops).\n"
            "flops/cycle: per TSC tick (%s); the article's: per core cycle, Skylake laptop, turbo off.\n",
-           cfg.reps, BENCH_WARMUP_SECONDS * 1e3, bench_cycles_available() ? "nominal rate" : "unavailable here");
+           reps, BENCH_WARMUP_SECONDS * 1e3, bench_cycles_available() ? "nominal rate" : "unavailable here");
     for (int v = 0; v < VARIANT_COUNT; v++)
         if (!variant_available(&variants[v]))
             printf("%s: skipped, this CPU lacks AVX2 + FMA\n", variants[v].name);
@@ -274,12 +223,9 @@ int bench_seed002_main(int argc, char **argv)
     printf("saxpy_avx, tiled_avx, tiled_avx_unrolled: not built (x86_64 only)\n");
 #endif
     printf("\n%5s  %-20s %10s %8s %11s %12s\n", "n", "variant", "ms", "GFLOPS", "flops/cycle", "article f/c");
-    if (csv != NULL)
-        fprintf(csv, "n,variant,reps,seconds,gflops,flops_per_cycle,article_flops_per_cycle,tsc_ghz,"
-                     "max_error_over_bound\n");
 
     int status = 0;
-    for (int64_t n = cfg.min; n <= cfg.max && status == 0; n += cfg.step) {
+    for (int64_t n = cfg->min; n <= cfg->max && status == 0; n += cfg->step) {
         float *A = bench_alloc_floats(n * n), *B = bench_alloc_floats(n * n), *C = bench_alloc_floats(n * n);
         bench_fill(A, n, n, n, 1);
         bench_fill(B, n, n, n, 2);
@@ -287,25 +233,24 @@ int bench_seed002_main(int argc, char **argv)
         reference_entry *ref = build_reference(n, A, B, &nref);
         const double flops = 2.0 * (double)n * (double)n * (double)n;
         for (int v = 0; v < VARIANT_COUNT && status == 0; v++) {
-            const seed002_variant *variant = &variants[v];
+            const sgemm_ladder_variant *variant = &variants[v];
             if (!variant_available(variant))
                 continue;
-            seed002_run run = { variant, n, A, B, C };
+            sgemm_ladder_run run = { variant, n, A, B, C };
             zero_output(&run);
             run_variant(&run);
             int64_t where;
             double error = worst_error(n, C, ref, nref, &where);
             if (!(error <= 1.0)) {
                 const reference_entry *e = &ref[where];
-                fprintf(stderr,
-                        "sketchmm_bench seed002: %s at n = %lld: C(%lld, %lld) = %.9g, double-precision sum %.9g "
-                        "(bound %.3g)\n",
-                        variant->name, (long long)n, (long long)e->i, (long long)e->j, C[e->i * n + e->j],
-                        e->value, e->bound);
+                bench_error("%s at n = %lld: C(%lld, %lld) = %.9g, double-precision sum %.9g "
+                            "(bound %.3g)",
+                            variant->name, (long long)n, (long long)e->i, (long long)e->j, C[e->i * n + e->j],
+                            e->value, e->bound);
                 status = BENCH_EXIT_FAILED;
                 break;
             }
-            bench_sample sample = bench_measure(run_variant, zero_output, &run, 1, cfg.reps);
+            bench_sample sample = bench_measure(run_variant, zero_output, &run, 1, reps);
             double gflops = flops / sample.seconds * 1e-9;
             double per_cycle = bench_cycles_available() && sample.cycles > 0.0 ? flops / sample.cycles : NAN;
             double article = published_figure(variant, n);
@@ -320,7 +265,7 @@ int bench_seed002_main(int argc, char **argv)
                 printf(" %12.2f\n", article);
             fflush(stdout);
             if (csv != NULL) {
-                fprintf(csv, "%lld,%s,%d,%.6g,%.6g,", (long long)n, variant->name, cfg.reps, sample.seconds, gflops);
+                fprintf(csv, "%lld,%s,%d,%.6g,%.6g,", (long long)n, variant->name, reps, sample.seconds, gflops);
                 if (!isnan(per_cycle))
                     fprintf(csv, "%.6g", per_cycle);
                 fprintf(csv, ",");
@@ -335,9 +280,37 @@ int bench_seed002_main(int argc, char **argv)
         bench_free_floats(B);
         bench_free_floats(C);
     }
-    bench_print_run_end(stdout, run_start);
     smm_set_num_threads(0);
-    if (bench_csv_close(csv, MODE, cfg.csv_path) != 0 && status == 0)
-        status = BENCH_EXIT_FAILED;
     return status;
 }
+
+/* The sizes, multiples of SIZE_QUANTUM. */
+#define SIZE_OPTION(field, default_size, text)                                                                   \
+    {                                                                                                            \
+        .name = #field, .arg = "N", .kind = BENCH_INT, .offset = offsetof(sgemm_ladder_config, field),           \
+        .lo = SIZE_QUANTUM, .hi = MAX_SIZE, .multiple = SIZE_QUANTUM, .def = default_size,                       \
+        .wants = "a multiple of " BENCH_STR(SIZE_QUANTUM), .help = text                                          \
+    }
+
+static const bench_option options[] = {
+    SIZE_OPTION(min, 64, NULL),
+    SIZE_OPTION(max, 1024, NULL),
+    SIZE_OPTION(step, 64, "sizes n = min, min+step, ..., <= max; multiples of " BENCH_STR(SIZE_QUANTUM) "\n"
+                      "(defaults {default}, {default}, {default})"),
+    BENCH_OPTION_REPS(sgemm_ladder_config, reps, 1000000, DEFAULT_REPS,
+                      "timed runs per variant and size (default {default})"),
+    { .name = NULL },
+};
+
+const bench_mode bench_mode_sgemm_ladder = {
+    .name = "sgemm-ladder",
+    .summary = "the matrix-multiplication kernels of seed article 002 (flops/cycle, GFLOPS)",
+    .options = options,
+    .config_size = sizeof(sgemm_ladder_config),
+    .describe = describe,
+    .csv_header = "n,variant,reps,seconds,gflops,flops_per_cycle,article_flops_per_cycle,tsc_ghz,"
+                  "max_error_over_bound\n",
+    .csv_rows = "variant and size",
+    .check = check_options,
+    .run = run_mode,
+};

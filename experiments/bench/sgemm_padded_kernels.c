@@ -1,8 +1,8 @@
 /*
- * padded_kernels.c - the naive and the tiled product of the `padded` mode
- * (see padded_kernels.h). Plain C, built for the baseline CPU.
+ * sgemm_padded_kernels.c - the naive and the tiled product of mode
+ * `sgemm-padded` (see sgemm_padded_kernels.h). Plain C, built for the baseline CPU.
  */
-#include "padded_kernels.h"
+#include "sgemm_padded_kernels.h"
 
 static int64_t min64(int64_t a, int64_t b)
 {

@@ -1,11 +1,11 @@
 /*
- * seed002_kernels_avx2.c - the AVX2 + FMA variants of seed article 002:
- * saxpy_avx, tiled_avx and tiled_avx_unrolled (see seed002_kernels.h).
+ * sgemm_ladder_kernels_avx2.c - the AVX2 + FMA variants of seed article 002:
+ * saxpy_avx, tiled_avx and tiled_avx_unrolled (see sgemm_ladder_kernels.h).
  * n is a multiple of 64 and the matrices are 64-byte aligned.
  */
 #include <immintrin.h>
 
-#include "seed002_kernels.h"
+#include "sgemm_ladder_kernels.h"
 
 #define LANES 8 /* floats in a 256-bit vector */
 
@@ -14,7 +14,7 @@ static int64_t min64(int64_t a, int64_t b)
     return a < b ? a : b;
 }
 
-void seed002_saxpy_avx(int64_t n, const float *A, const float *B, float *C)
+void sgemm_ladder_saxpy_avx(int64_t n, const float *A, const float *B, float *C)
 {
     for (int64_t i = 0; i < n; i++) {
         float *c_row = C + i * n;
@@ -27,9 +27,9 @@ void seed002_saxpy_avx(int64_t n, const float *A, const float *B, float *C)
     }
 }
 
-void seed002_tiled_avx(int64_t n, const float *A, const float *B, float *C)
+void sgemm_ladder_tiled_avx(int64_t n, const float *A, const float *B, float *C)
 {
-    const int64_t height = seed002_block_height(n), width = seed002_block_width(n);
+    const int64_t height = sgemm_ladder_block_height(n), width = sgemm_ladder_block_width(n);
     for (int64_t k0 = 0; k0 < n; k0 += height) {
         const int64_t k_end = min64(k0 + height, n);
         for (int64_t j0 = 0; j0 < n; j0 += width) {
@@ -48,9 +48,9 @@ void seed002_tiled_avx(int64_t n, const float *A, const float *B, float *C)
     }
 }
 
-void seed002_tiled_avx_unrolled(int64_t n, const float *A, const float *B, float *C)
+void sgemm_ladder_tiled_avx_unrolled(int64_t n, const float *A, const float *B, float *C)
 {
-    const int64_t height = seed002_block_height(n), width = seed002_block_width(n);
+    const int64_t height = sgemm_ladder_block_height(n), width = sgemm_ladder_block_width(n);
     for (int64_t j0 = 0; j0 < n; j0 += width) {
         const int64_t j_end = min64(j0 + width, n);
         for (int64_t k0 = 0; k0 < n; k0 += height) {
