@@ -151,6 +151,7 @@ static const classical_sketch_ops *linear_sketch_of(sketch_method method)
     case SKETCH_GAUSSIAN_PROJECTION: return &classical_gaussian_sketch;
     case SKETCH_SRHT: return &classical_srht_sketch;
     case SKETCH_COUNTSKETCH: return &classical_countsketch_sketch;
+    case SKETCH_LOWRANK: return &classical_lowrank_sketch;
     default: return NULL;
     }
 }
@@ -164,7 +165,8 @@ static smm_status linear_sketch_b(const smm_context *ctx, const approx_b_side *b
     if (st == NULL)
         return status;
     st->sketch_ops = linear_sketch_of(b->opts.method);
-    status = st->sketch_ops->create(ctx, b->k, st->s, b->opts.seed, &st->sketch);
+    const classical_data data = { &b->cols, b->opts.energy };
+    status = st->sketch_ops->create(ctx, &data, b->k, &st->s, b->opts.seed, &st->sketch);
     if (status == SMM_OK)
         st->sb = classical_alloc(st->s, n, sizeof(float), &status);
     if (status == SMM_OK) {

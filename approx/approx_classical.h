@@ -57,16 +57,26 @@ typedef struct {
  */
 void classical_view_matrix(int64_t rows, int64_t cols, int64_t rs, int64_t cs, smm_layout *layout, int64_t *ld);
 
-/* ---- linear sketches: S fixed by (method, seed, k, s) ---- */
+/* ---- linear sketches: S fixed by (method, seed, k, s), or made from the data ---- */
+
+/* What a data-aware sketch is made from (the oblivious ones get NULL or ignore it). */
+typedef struct {
+    const approx_vectors *cols; /* op(B)'s n columns, dimension k */
+    double energy;              /* approx_options.energy: 0, or the fraction of ||op(B)||_F^2 to capture */
+} classical_data;
 
 typedef struct {
     /*
-     * Draw S (dimension k >= 1, sketch dimension s >= 1) of `seed` (the
+     * Draw S (dimension k >= 1, sketch dimension *s >= 1) of `seed` (the
      * user's seed; the method derives its own domains) into *sketch, with
-     * ctx->threads threads. SMM_OK, SMM_ERR_OVERFLOW or SMM_ERR_NO_MEMORY
+     * ctx->threads threads. `data` holds the vectors the sketch is made for
+     * (op(B)'s n columns, dimension k) and the energy option: the oblivious
+     * sketches ignore it (it may be NULL for them), a data-aware one (the
+     * low-rank basis) is computed from it and may lower *s (to at most k). SMM_OK, SMM_ERR_OVERFLOW or SMM_ERR_NO_MEMORY
      * (*sketch NULL then).
      */
-    smm_status (*create)(const smm_context *ctx, int64_t k, int64_t s, uint64_t seed, void **sketch);
+    smm_status (*create)(const smm_context *ctx, const classical_data *data, int64_t k, int64_t *s, uint64_t seed,
+                         void **sketch);
     /*
      * out(i, c) := (S^T v_i)_c for every vector v_i of v (dimension k, the
      * sketch's), c < s, with ctx->threads threads. The values do not depend
@@ -79,12 +89,22 @@ typedef struct {
     void (*free)(void *sketch);
 } classical_sketch_ops;
 
+/*
+ * out(i, c) := (S^T v_i)_c for a stored k x s sketch matrix S (row-major):
+ * one exact_sgemm of the vectors of v (dimension k) with S, in out's layout.
+ * The apply of every sketch kept as a matrix (approx_gaussian.c).
+ */
+smm_status classical_matrix_apply(const smm_context *ctx, const float *S, int64_t k, int64_t s,
+                                  const approx_vectors *v, classical_view out);
+
 /* S = G / sqrt(s), G i.i.d. N(0, 1) (approx_gaussian.c). */
 extern const classical_sketch_ops classical_gaussian_sketch;
 /* S = D H P / sqrt(s): random signs, Walsh-Hadamard, s sampled coordinates (approx_srht.c). */
 extern const classical_sketch_ops classical_srht_sketch;
 /* S[t][h(t)] = sigma(t), zero elsewhere (approx_countsketch.c). */
 extern const classical_sketch_ops classical_countsketch_sketch;
+/* S = V, an orthonormal basis of op(B)'s dominant column space from a randomized range finder (approx_lowrank.c). */
+extern const classical_sketch_ops classical_lowrank_sketch;
 
 /* ---- column-row sampling (approx_cr_sampling.c) ---- */
 

@@ -39,8 +39,11 @@ static void countsketch_free(void *sketch)
     smm_aligned_free(cs);
 }
 
-static smm_status countsketch_create(const smm_context *ctx, int64_t k, int64_t s, uint64_t seed, void **sketch)
+static smm_status countsketch_create(const smm_context *ctx, const classical_data *data, int64_t k, int64_t *s_io,
+                                     uint64_t seed, void **sketch)
 {
+    (void)data;
+    const int64_t s = *s_io;
     *sketch = NULL;
     smm_status status = SMM_OK;
     countsketch_sketch *cs = classical_alloc(1, 1, sizeof *cs, &status);

@@ -11,7 +11,8 @@
  *
  * S is drawn once (the plan keeps it, k s floats) and applied with
  * exact_sgemm: S^T v for every vector v of a set is one product V S
- * (2 k s flops per vector).
+ * (2 k s flops per vector), by classical_matrix_apply, which serves every
+ * sketch kept as a matrix.
  */
 #include <math.h>
 
@@ -36,8 +37,11 @@ static void gaussian_free(void *sketch)
     smm_aligned_free(g);
 }
 
-static smm_status gaussian_create(const smm_context *ctx, int64_t k, int64_t s, uint64_t seed, void **sketch)
+static smm_status gaussian_create(const smm_context *ctx, const classical_data *data, int64_t k, int64_t *s_io,
+                                  uint64_t seed, void **sketch)
 {
+    (void)data;
+    const int64_t s = *s_io;
     *sketch = NULL;
     smm_status status = SMM_OK;
     gaussian_sketch *g = classical_alloc(1, 1, sizeof *g, &status);
@@ -58,19 +62,25 @@ static smm_status gaussian_create(const smm_context *ctx, int64_t k, int64_t s, 
     return SMM_OK;
 }
 
-static smm_status gaussian_apply(const smm_context *ctx, const void *sketch, const approx_vectors *v,
-                                 classical_view out)
+smm_status classical_matrix_apply(const smm_context *ctx, const float *S, int64_t k, int64_t s,
+                                  const approx_vectors *v, classical_view out)
 {
-    const gaussian_sketch *g = sketch;
     smm_layout layout;
     int64_t ldo;
-    classical_view_matrix(v->count, g->s, out.rs, out.cs, &layout, &ldo);
+    classical_view_matrix(v->count, s, out.rs, out.cs, &layout, &ldo);
     /* out = V S (count x s) in `layout`: V (count x k) is itself when stored in that layout, else
      * transposed; S (k x s) is row-major, so transposed when the product is column-major */
     const smm_trans trans_v = v->layout == layout ? SMM_NO_TRANS : SMM_TRANS;
     const smm_trans trans_s = layout == SMM_ROW_MAJOR ? SMM_NO_TRANS : SMM_TRANS;
-    return exact_sgemm_with(ctx, layout, trans_v, trans_s, v->count, g->s, g->k, 1.0f, v->data, v->ld, g->S, g->s,
-                            0.0f, out.p, ldo);
+    return exact_sgemm_with(ctx, layout, trans_v, trans_s, v->count, s, k, 1.0f, v->data, v->ld, S, s, 0.0f, out.p,
+                            ldo);
+}
+
+static smm_status gaussian_apply(const smm_context *ctx, const void *sketch, const approx_vectors *v,
+                                 classical_view out)
+{
+    const gaussian_sketch *g = sketch;
+    return classical_matrix_apply(ctx, g->S, g->k, g->s, v, out);
 }
 
 const classical_sketch_ops classical_gaussian_sketch = { gaussian_create, gaussian_apply, gaussian_free };

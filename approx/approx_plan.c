@@ -65,6 +65,8 @@ smm_status approx_check_options(const approx_options *opts)
         return SMM_ERR_BAD_THREADS;
     if (opts->candidates < 0)
         return SMM_ERR_BAD_ARGUMENT;
+    if (opts->energy != 0.0 && (opts->method != SKETCH_LOWRANK || !(opts->energy > 0.0 && opts->energy <= 1.0)))
+        return SMM_ERR_BAD_ARGUMENT;
     return SMM_OK;
 }
 

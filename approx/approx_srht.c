@@ -53,8 +53,11 @@ static void srht_free(void *sketch)
     smm_aligned_free(h);
 }
 
-static smm_status srht_create(const smm_context *ctx, int64_t k, int64_t s, uint64_t seed, void **sketch)
+static smm_status srht_create(const smm_context *ctx, const classical_data *data, int64_t k, int64_t *s_io,
+                              uint64_t seed, void **sketch)
 {
+    (void)data;
+    const int64_t s = *s_io;
     (void)ctx;
     *sketch = NULL;
     int log2_dim = 1;

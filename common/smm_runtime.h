@@ -125,7 +125,10 @@ static inline int smm_equal_spans_overlap(const void *p, const void *q, size_t b
 /* a * b into *out; SMM_ERR_OVERFLOW when it does not fit in int64_t or a, b < 0. */
 smm_status smm_mul_size(int64_t a, int64_t b, int64_t *out);
 
-/* Allocate n bytes aligned to 64 (NULL when n overflows or memory is short); free with smm_aligned_free. */
+/*
+ * Allocate n bytes aligned to 64 (NULL when n overflows or memory is short); free with smm_aligned_free.
+ * Blocks of 8 MiB or more are aligned to 2 MiB and advised (madvise) to use transparent huge pages.
+ */
 void *smm_aligned_alloc(size_t n);
 void smm_aligned_free(void *p);
 

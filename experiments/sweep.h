@@ -52,8 +52,9 @@ extern const char *const sweep_data_names[SWEEP_NUM_DATA];
 /* Modes, as bits of sweep_config.modes. */
 enum { SWEEP_MODE_DENSE = 1, SWEEP_MODE_TOPK = 2 };
 
-/* The eight methods of sketchmm/approx.h: sketch_method (sketchmm/sketch.h), SKETCH_SIMHASH .. SKETCH_CR_SAMPLING. */
-#define SWEEP_NUM_METHODS 8
+/* The methods of sketchmm/approx.h: sketch_method (sketchmm/sketch.h), SKETCH_SIMHASH .. SWEEP_LAST_METHOD. */
+#define SWEEP_LAST_METHOD SKETCH_LOWRANK
+#define SWEEP_NUM_METHODS (SWEEP_LAST_METHOD - SKETCH_SIMHASH + 1)
 
 /* A list of sizes (bits, sketch dimensions, candidate counts or thread counts); no value twice. */
 #define SWEEP_MAX_LIST 64

@@ -42,7 +42,7 @@ static const char *row_point(const results_row *row, sweep_point *p)
     if (d == SWEEP_NUM_DATA)
         return "its dataset is not one the sweep knows";
     p->data = (sweep_data_kind)d;
-    for (int m = SKETCH_SIMHASH; m <= SKETCH_CR_SAMPLING && p->method == 0; m++)
+    for (int m = SKETCH_SIMHASH; m <= SWEEP_LAST_METHOD && p->method == 0; m++)
         if (strcmp(method, sketch_method_name((sketch_method)m)) == 0)
             p->method = (sketch_method)m;
     if (p->method == 0)

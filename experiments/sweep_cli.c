@@ -31,6 +31,8 @@ static const int32_t default_sketch_dims[] = { 8, 16, 32, 64, 128, 256 };
 static const int32_t default_topk_bits[] = { 256, 512 };
 static const int32_t default_topk_sketch_dims[] = { 64, 128 };
 static const int32_t default_topk_crosspolytope[] = { 128, 256 };
+static const int32_t default_lowrank[] = { 2, 4, 8, 16, 32 };
+static const int32_t default_topk_lowrank[] = { 16, 32 };
 static const int32_t default_candidates[] = { 20, 100, 500 };
 
 static void print_help(FILE *f, const char *prog)
@@ -43,7 +45,7 @@ static void print_help(FILE *f, const char *prog)
         "(approx.h) and records one row per configuration in an HDF5 table.\n"
         "Without options it runs the project's default sweep (scripts/run_sweep.sh,\n"
         "experiments/specs/default.json): both modes on Fashion-MNIST, every\n"
-        "method, 92 configurations, about 10 minutes on 2 cores.\n"
+        "method, 103 configurations, about 10 minutes on 2 cores.\n"
         "\n"
         "The grid: every combination of mode x dataset x shape x seed x thread\n"
         "count x method x size (x candidates in top-k mode) is one configuration,\n"
@@ -99,8 +101,8 @@ static void print_help(FILE *f, const char *prog)
         "  --methods LIST    comma-separated sketch_method_name()s (default all):\n"
         "                    simhash, simhash_orthogonal, simhash_structured,\n"
         "                    crosspolytope (sized in bits), gaussian_projection,\n"
-        "                    srht, countsketch, cr_sampling (sized by the sketch\n"
-        "                    dimension s)\n"
+        "                    srht, countsketch, cr_sampling, lowrank (sized by the\n"
+        "                    sketch dimension s)\n"
         "  --bits LIST       sketch lengths of the four sketch families, each\n"
         "                    1..%d, for both modes (dense default 32,64,128,256,512;\n"
         "                    top-k default 256,512)\n"
@@ -116,7 +118,11 @@ static void print_help(FILE *f, const char *prog)
         "                    crosspolytope=128,256 unless --bits, --topk-bits or\n"
         "                    --sizes is given (cross-polytope encoding is the\n"
         "                    slowest: at 512 bits, encoding the 70000 vectors of\n"
-        "                    the default top-k costs about as much as exact_topk)\n"
+        "                    the default top-k costs about as much as exact_topk);\n"
+        "                    lowrank=2,4,8,16,32 (dense) and 16,32 (top-k) unless\n"
+        "                    --sketch-dims, --topk-sketch-dims or --sizes is given\n"
+        "                    (the rank a data-aware basis needs is far below the\n"
+        "                    random projections' s)\n"
         "\n"
         "Data\n"
         "  --datasets LIST   (or --dataset) fashion-mnist, gaussian, lowrank,\n"
@@ -414,7 +420,7 @@ static int set_shape_dim(const char *text, sweep_shape *shapes, int count, int c
 /* The method called name (sketch_method_name), or 0. */
 static sketch_method method_by_name(const char *name, size_t len)
 {
-    for (int m = SKETCH_SIMHASH; m <= SKETCH_CR_SAMPLING; m++) {
+    for (int m = SKETCH_SIMHASH; m <= SWEEP_LAST_METHOD; m++) {
         const char *mname = sketch_method_name((sketch_method)m);
         if (mname != NULL && strlen(mname) == len && strncmp(name, mname, len) == 0)
             return (sketch_method)m;
@@ -696,22 +702,31 @@ static void filter_candidates(const char *prog, sweep_config *cfg)
  * Each method's sizes per mode: its --topk-sizes (top-k), else its --sizes,
  * else the mode's list for its kind (bits or sketch dimensions). Without any
  * size flag, the default top-k sizes of cross-polytope are
- * default_topk_crosspolytope (its encoding is the slowest).
+ * default_topk_crosspolytope (its encoding is the slowest); without a
+ * sketch-dimension flag, low-rank's are default_lowrank / default_topk_lowrank.
  */
 static void resolve_sizes(sweep_config *cfg, const parse_state *st)
 {
     const unsigned size_flags = SEEN_BITS | SEEN_TOPK_BITS | SEEN_SIZES;
+    const unsigned dim_flags = SEEN_SKETCH_DIMS | SEEN_TOPK_SKETCH_DIMS | SEEN_SIZES;
     for (int i = 0; i < SWEEP_NUM_METHODS; i++) {
         sketch_method m = (sketch_method)(SKETCH_SIMHASH + i);
         int bits = sketch_method_uses_bits(m);
-        if (!(st->dense_override & (1u << i)))
-            cfg->dense_sizes[i] = bits ? cfg->bits : cfg->sketch_dims;
+        const int lowrank_defaults = m == SKETCH_LOWRANK && !(st->seen & dim_flags);
+        if (!(st->dense_override & (1u << i))) {
+            if (lowrank_defaults)
+                SET_DEFAULT_LIST(&cfg->dense_sizes[i], default_lowrank);
+            else
+                cfg->dense_sizes[i] = bits ? cfg->bits : cfg->sketch_dims;
+        }
         if (st->topk_override & (1u << i))
             continue;
         if (st->dense_override & (1u << i))
             cfg->topk_sizes[i] = cfg->dense_sizes[i];
         else if (m == SKETCH_CROSSPOLYTOPE && !(st->seen & size_flags))
             SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_crosspolytope);
+        else if (lowrank_defaults)
+            SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_lowrank);
         else
             cfg->topk_sizes[i] = bits ? cfg->topk_bits : cfg->topk_sketch_dims;
     }

@@ -27,6 +27,8 @@ const char *sketch_method_name(sketch_method method)
         return "countsketch";
     case SKETCH_CR_SAMPLING:
         return "cr_sampling";
+    case SKETCH_LOWRANK:
+        return "lowrank";
     default:
         return NULL;
     }

@@ -189,7 +189,9 @@ static void sketch_vectors(const classical_sketch_ops *ops, const smm_context *c
                            int64_t k, int64_t s, float *out)
 {
     void *sketch;
-    ck_assert_int_eq(ops->create(ctx, k, s, 9, &sketch), SMM_OK);
+    int64_t s_made = s;
+    ck_assert_int_eq(ops->create(ctx, NULL, k, &s_made, 9, &sketch), SMM_OK);
+    ck_assert_int_eq(s_made, s);
     const classical_view view = { out, s, 1 };
     ck_assert_int_eq(ops->apply(ctx, sketch, v, view), SMM_OK);
     ops->free(sketch);

@@ -330,10 +330,11 @@ START_TEST(test_rotation_dim_and_names)
     ck_assert_str_eq(sketch_method_name(SKETCH_SRHT), "srht");
     ck_assert_str_eq(sketch_method_name(SKETCH_COUNTSKETCH), "countsketch");
     ck_assert_str_eq(sketch_method_name(SKETCH_CR_SAMPLING), "cr_sampling");
+    ck_assert_str_eq(sketch_method_name(SKETCH_LOWRANK), "lowrank");
     ck_assert_ptr_null(sketch_method_name((sketch_method)0));
-    ck_assert_ptr_null(sketch_method_name((sketch_method)9));
+    ck_assert_ptr_null(sketch_method_name((sketch_method)100));
     ck_assert_ptr_null(sketch_method_name((sketch_method)-1));
-    for (int m = -1; m <= 9; m++)
+    for (int m = -1; m <= 100; m++)
         ck_assert_int_eq(sketch_method_uses_bits((sketch_method)m), m >= SKETCH_SIMHASH && m <= SKETCH_CROSSPOLYTOPE);
     ck_assert_str_eq(hd_kernels_for(SMM_ISA_SCALAR)->head.name, "scalar");
 }

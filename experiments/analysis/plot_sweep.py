@@ -42,7 +42,7 @@ from load_results import format_table, load_attributes, load_results, num_rows  
 
 # The methods in the order of sketch_method (sketchmm/sketch.h), each with one colour and marker.
 METHODS = ["simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
-           "gaussian_projection", "srht", "countsketch", "cr_sampling"]
+           "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", "pq"]
 MARKERS = ["o", "s", "D", "^", "v", "<", ">", "P", "X", "*"]
 SIZE_LINESTYLES = ["-", "--", ":", "-."]
 

@@ -71,6 +71,47 @@
  *                               op(A)'s column norms, so a plan keeps a copy
  *                               of op(B) and samples at multiply time.
  *
+ * Data-aware projection (sized by s = opts->sketch_dim like the classical
+ * methods, the same C ~ (op(A) V)(V^T op(B)) with both factors and their
+ * product from exact_sgemm, but S = V made from op(B) itself):
+ *   SKETCH_LOWRANK              V (k x s, orthonormal columns) spans op(B)'s
+ *                               dominant s-dimensional column space, found by a
+ *                               randomized range finder (Halko, Martinsson and
+ *                               Tropp 2011): Y = op(B) Omega with a Gaussian
+ *                               n x l test matrix (l = min(s + 8, k), Omega
+ *                               from the seed), one power iteration
+ *                               Y = op(B) op(B)^T Q with Q = orth(Y), then the l x l eigenproblem of
+ *                               Q^T op(B) op(B)^T Q (Gram matrix and cyclic
+ *                               Jacobi in double) and V = Q times its top s
+ *                               eigenvectors. C_ij - est_ij =
+ *                               a_i^T (I - V V^T) b_j, so
+ *                               |C_ij - est_ij| <= |a_i| |(I - V V^T) b_j|
+ *                               and ||C - est||_F <= ||op(A)||_F
+ *                               ||(I - V V^T) op(B)||_2. With the exact top s
+ *                               singular vectors the last factor is
+ *                               sigma_{s+1}(op(B)), the least any rank-s
+ *                               projection achieves (Eckart-Young); the
+ *                               randomized basis is within Halko et al.'s bound
+ *                               (their corollary 10.10 with p = l - s and
+ *                               q = 1, plus sigma_{s+1} for the truncation
+ *                               from l to s): close to sigma_{s+1} when the
+ *                               spectrum decays. The estimate is not unbiased:
+ *                               it is good when the rows of op(A) lie near the
+ *                               span of op(B)'s dominant directions (queries
+ *                               drawn like the data), and no better than a
+ *                               random projection when they do not (i.i.d.
+ *                               noise). Plan cost: 6 n k l flops of SGEMM,
+ *                               n l Gaussian draws, O(k l^2 + n l^2) in
+ *                               double, then V^T op(B) (2 n k s flops); a
+ *                               product: 2 m k s + 2 m n s flops.
+ *                               s >= k gives V = I: exact_sgemm's product.
+ *                               opts->energy e in (0, 1] chooses the least rank
+ *                               s' <= s whose eigenvalues sum to e
+ *                               ||op(B)||_F^2 (s when none does); 0 uses s.
+ *                               V is bit-identical for every thread count and
+ *                               equal across ISA paths up to exact_sgemm's
+ *                               rounding.
+ *
  * Reproducibility: every method's randomness is a function of (method, seed,
  * sizes) alone. The sketch-family methods give bit-identical C for every
  * thread count and ISA path. The classical methods compute the same sketches
@@ -84,7 +125,8 @@
  * zero sizes), SMM_ERR_BAD_METHOD (unknown method), SMM_ERR_BAD_BITS (bits
  * outside 1..SKETCH_MAX_BITS for a sketch family), SMM_ERR_BAD_ARGUMENT
  * (an option out of its range: sketch_dim outside 1..APPROX_MAX_SKETCH_DIM
- * for a classical method, candidates < 0, topk outside 1..n, candidates
+ * for a classical method, energy other than 0 for a method other than
+ * SKETCH_LOWRANK or outside (0, 1], candidates < 0, topk outside 1..n, candidates
  * outside topk..n; or an output overlapping an input, below),
  * SMM_ERR_BAD_THREADS, SMM_ERR_NON_FINITE (below), SMM_ERR_NO_MEMORY,
  * SMM_ERR_OVERFLOW.
@@ -143,9 +185,11 @@ typedef struct {
     uint64_t seed;         /* seed of every random choice; default 0x5eed */
     int32_t num_threads;   /* threads, 0..SMM_MAX_THREADS; 0 (default) means smm_get_num_threads() */
     int32_t candidates;    /* top-k: candidates per row refined exactly (>= topk); 0 (default) means 10 topk */
+    double energy;         /* SKETCH_LOWRANK only: 0 (default) or a fraction in (0, 1] of ||op(B)||_F^2 that
+                            * chooses the rank s <= sketch_dim (see SKETCH_LOWRANK above) */
 } approx_options;
 
-#define APPROX_OPTIONS_INIT { SKETCH_SIMHASH, 256, 64, UINT64_C(0x5eed), 0, 0 }
+#define APPROX_OPTIONS_INIT { SKETCH_SIMHASH, 256, 64, UINT64_C(0x5eed), 0, 0, 0.0 }
 
 /* Set *opts to the defaults above (no-op for NULL). */
 SMM_API void approx_options_init(approx_options *opts);

@@ -206,6 +206,9 @@ SMM_API double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, doubl
  *                             random sign.
  * SKETCH_CR_SAMPLING          column-row sampling: s columns of op(A) and rows
  *                             of op(B), drawn by their norms.
+ * SKETCH_LOWRANK              data-aware: projection onto an orthonormal basis
+ *                             of op(B)'s dominant s-dimensional column space
+ *                             (randomized range finder).
  * ------------------------------------------------------------------------ */
 typedef enum {
     SKETCH_SIMHASH = 1,
@@ -215,11 +218,12 @@ typedef enum {
     SKETCH_GAUSSIAN_PROJECTION = 5,
     SKETCH_SRHT = 6,
     SKETCH_COUNTSKETCH = 7,
-    SKETCH_CR_SAMPLING = 8
+    SKETCH_CR_SAMPLING = 8,
+    SKETCH_LOWRANK = 9
 } sketch_method;
 
 /* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
- * "gaussian_projection", "srht", "countsketch", "cr_sampling", or NULL. */
+ * "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", or NULL. */
 SMM_API const char *sketch_method_name(sketch_method method);
 
 /* 1 for the four code methods SKETCH_SIMHASH .. SKETCH_CROSSPOLYTOPE (sized by bits), 0 for the linear
