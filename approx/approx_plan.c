@@ -48,6 +48,8 @@ void approx_options_init(approx_options *opts)
 const approx_method_ops *approx_ops(sketch_method method)
 {
     const approx_method_ops *ops = approx_codes_ops(method);
+    if (ops == NULL)
+        ops = approx_pq_ops(method);
     return ops != NULL ? ops : approx_classical_ops(method);
 }
 

@@ -89,8 +89,10 @@ typedef struct {
     void (*free_state)(void *state);
 } approx_method_ops;
 
-/* The methods (approx_codes.c: the four sketch families; approx_classical.c: the rest). */
+/* The methods (approx_codes.c: the four sketch families; approx_pq.c: product quantization;
+ * approx_classical.c: the linear sketches and column-row sampling). */
 const approx_method_ops *approx_codes_ops(sketch_method method);
+const approx_method_ops *approx_pq_ops(sketch_method method);
 const approx_method_ops *approx_classical_ops(sketch_method method);
 
 /* The ops of any method, or NULL for an unknown one. */

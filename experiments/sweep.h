@@ -53,7 +53,7 @@ extern const char *const sweep_data_names[SWEEP_NUM_DATA];
 enum { SWEEP_MODE_DENSE = 1, SWEEP_MODE_TOPK = 2 };
 
 /* The methods of sketchmm/approx.h: sketch_method (sketchmm/sketch.h), SKETCH_SIMHASH .. SWEEP_LAST_METHOD. */
-#define SWEEP_LAST_METHOD SKETCH_LOWRANK
+#define SWEEP_LAST_METHOD SKETCH_PQ
 #define SWEEP_NUM_METHODS (SWEEP_LAST_METHOD - SKETCH_SIMHASH + 1)
 
 /* A list of sizes (bits, sketch dimensions, candidate counts or thread counts); no value twice. */

@@ -33,6 +33,8 @@ static const int32_t default_topk_sketch_dims[] = { 64, 128 };
 static const int32_t default_topk_crosspolytope[] = { 128, 256 };
 static const int32_t default_lowrank[] = { 2, 4, 8, 16, 32 };
 static const int32_t default_topk_lowrank[] = { 16, 32 };
+static const int32_t default_pq[] = { 49, 98, 196 };
+static const int32_t default_topk_pq[] = { 98, 196 };
 static const int32_t default_candidates[] = { 20, 100, 500 };
 
 static void print_help(FILE *f, const char *prog)
@@ -45,7 +47,7 @@ static void print_help(FILE *f, const char *prog)
         "(approx.h) and records one row per configuration in an HDF5 table.\n"
         "Without options it runs the project's default sweep (scripts/run_sweep.sh,\n"
         "experiments/specs/default.json): both modes on Fashion-MNIST, every\n"
-        "method, 103 configurations, about 10 minutes on 2 cores.\n"
+        "method, 112 configurations, about 10 minutes on 2 cores.\n"
         "\n"
         "The grid: every combination of mode x dataset x shape x seed x thread\n"
         "count x method x size (x candidates in top-k mode) is one configuration,\n"
@@ -102,7 +104,7 @@ static void print_help(FILE *f, const char *prog)
         "                    simhash, simhash_orthogonal, simhash_structured,\n"
         "                    crosspolytope (sized in bits), gaussian_projection,\n"
         "                    srht, countsketch, cr_sampling, lowrank (sized by the\n"
-        "                    sketch dimension s)\n"
+        "                    sketch dimension s), pq (sized by its subspaces M)\n"
         "  --bits LIST       sketch lengths of the four sketch families, each\n"
         "                    1..%d, for both modes (dense default 32,64,128,256,512;\n"
         "                    top-k default 256,512)\n"
@@ -119,7 +121,8 @@ static void print_help(FILE *f, const char *prog)
         "                    --sizes is given (cross-polytope encoding is the\n"
         "                    slowest: at 512 bits, encoding the 70000 vectors of\n"
         "                    the default top-k costs about as much as exact_topk);\n"
-        "                    lowrank=2,4,8,16,32 (dense) and 16,32 (top-k) unless\n"
+        "                    lowrank=2,4,8,16,32 and pq=49,98,196 (dense),\n"
+        "                    lowrank=16,32 and pq=98,196 (top-k) unless\n"
         "                    --sketch-dims, --topk-sketch-dims or --sizes is given\n"
         "                    (the rank a data-aware basis needs is far below the\n"
         "                    random projections' s)\n"
@@ -703,7 +706,8 @@ static void filter_candidates(const char *prog, sweep_config *cfg)
  * else the mode's list for its kind (bits or sketch dimensions). Without any
  * size flag, the default top-k sizes of cross-polytope are
  * default_topk_crosspolytope (its encoding is the slowest); without a
- * sketch-dimension flag, low-rank's are default_lowrank / default_topk_lowrank.
+ * sketch-dimension flag, low-rank's and PQ's are default_lowrank /
+ * default_topk_lowrank and default_pq / default_topk_pq.
  */
 static void resolve_sizes(sweep_config *cfg, const parse_state *st)
 {
@@ -712,10 +716,13 @@ static void resolve_sizes(sweep_config *cfg, const parse_state *st)
     for (int i = 0; i < SWEEP_NUM_METHODS; i++) {
         sketch_method m = (sketch_method)(SKETCH_SIMHASH + i);
         int bits = sketch_method_uses_bits(m);
-        const int lowrank_defaults = m == SKETCH_LOWRANK && !(st->seen & dim_flags);
+        /* the data-aware methods have sizes of their own unless sketch dimensions are given */
+        const int own_defaults = (m == SKETCH_LOWRANK || m == SKETCH_PQ) && !(st->seen & dim_flags);
         if (!(st->dense_override & (1u << i))) {
-            if (lowrank_defaults)
+            if (own_defaults && m == SKETCH_LOWRANK)
                 SET_DEFAULT_LIST(&cfg->dense_sizes[i], default_lowrank);
+            else if (own_defaults)
+                SET_DEFAULT_LIST(&cfg->dense_sizes[i], default_pq);
             else
                 cfg->dense_sizes[i] = bits ? cfg->bits : cfg->sketch_dims;
         }
@@ -725,8 +732,10 @@ static void resolve_sizes(sweep_config *cfg, const parse_state *st)
             cfg->topk_sizes[i] = cfg->dense_sizes[i];
         else if (m == SKETCH_CROSSPOLYTOPE && !(st->seen & size_flags))
             SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_crosspolytope);
-        else if (lowrank_defaults)
+        else if (own_defaults && m == SKETCH_LOWRANK)
             SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_lowrank);
+        else if (own_defaults)
+            SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_pq);
         else
             cfg->topk_sizes[i] = bits ? cfg->topk_bits : cfg->topk_sketch_dims;
     }

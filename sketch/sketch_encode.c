@@ -29,6 +29,8 @@ const char *sketch_method_name(sketch_method method)
         return "cr_sampling";
     case SKETCH_LOWRANK:
         return "lowrank";
+    case SKETCH_PQ:
+        return "pq";
     default:
         return NULL;
     }

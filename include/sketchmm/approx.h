@@ -111,6 +111,34 @@
  *                               V is bit-identical for every thread count and
  *                               equal across ISA paths up to exact_sgemm's
  *                               rounding.
+ *   SKETCH_PQ                   product quantization with 4-bit codes (Jegou et
+ *                               al. 2011; the scans of Bolt and FAISS fast
+ *                               scan): k is cut into M = s contiguous
+ *                               subspaces (1 <= M <= min(k, 4096); the first
+ *                               k % M one dimension longer), each with 16
+ *                               centroids trained by k-means on op(B)'s
+ *                               columns (at most 4096 of them, drawn from the
+ *                               seed; 16 initial centroids drawn from the
+ *                               seed; 20 iterations; sums in double in a fixed
+ *                               order, so codebooks and codes are the same for
+ *                               every thread count and ISA path), and b_j is
+ *                               stored as the M indices of its nearest
+ *                               centroids (M / 2 bytes). A row a_i gets a table
+ *                               T_i[m][c] = <a_i's part m, centroid (m, c)>,
+ *                               quantized to bytes with one step delta_i per
+ *                               row and an offset per subspace, and
+ *                               est_ij = delta_i sum_m lut_i[m][code_m(b_j)]
+ *                               + bias_i, summed exactly in integers by byte
+ *                               shuffles (vpshufb, tbl): the same on every ISA
+ *                               path. Error: <a_i, b_j - q(b_j)> (the
+ *                               quantization of b_j; on average shrinking as
+ *                               M grows) plus at most M delta_i / 2 from the
+ *                               byte tables. Not unbiased. M > k:
+ *                               SMM_ERR_BAD_ARGUMENT; fewer than 16 columns:
+ *                               SMM_ERR_BAD_SIZE. Plan cost: 20 x 16 x 2 k
+ *                               flops per training vector, 32 k flops per
+ *                               column to encode; a product: 32 k flops per
+ *                               row for its table, then M lookups per entry.
  *
  * Reproducibility: every method's randomness is a function of (method, seed,
  * sizes) alone. The sketch-family methods give bit-identical C for every

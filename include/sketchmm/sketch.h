@@ -209,6 +209,9 @@ SMM_API double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, doubl
  * SKETCH_LOWRANK              data-aware: projection onto an orthonormal basis
  *                             of op(B)'s dominant s-dimensional column space
  *                             (randomized range finder).
+ * SKETCH_PQ                   data-aware: product quantization, s = M subspaces
+ *                             with 16 learned centroids each (4-bit codes),
+ *                             estimated through byte lookup tables.
  * ------------------------------------------------------------------------ */
 typedef enum {
     SKETCH_SIMHASH = 1,
@@ -219,11 +222,12 @@ typedef enum {
     SKETCH_SRHT = 6,
     SKETCH_COUNTSKETCH = 7,
     SKETCH_CR_SAMPLING = 8,
-    SKETCH_LOWRANK = 9
+    SKETCH_LOWRANK = 9,
+    SKETCH_PQ = 10
 } sketch_method;
 
 /* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
- * "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", or NULL. */
+ * "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", "pq", or NULL. */
 SMM_API const char *sketch_method_name(sketch_method method);
 
 /* 1 for the four code methods SKETCH_SIMHASH .. SKETCH_CROSSPOLYTOPE (sized by bits), 0 for the linear
