@@ -25,6 +25,8 @@ native=(
   qemu-user                                              # ... run under qemu-aarch64
   libopenblas-dev libblis-dev   # the peers sketchmm_bench compares exact_sgemm with
   libxsmm-dev                   # the BRGEMM peer of sketchmm_bench brgemm (static, linked in)
+  libfaiss-dev                  # the FAISS peers of sketchmm_bench topk (libfaiss.a and no C library: a C++
+                                # bridge module, built with g++ from build-essential)
   clang libclang-rt-14-dev libomp-14-dev   # the libFuzzer targets (tests/fuzz): clang, the libFuzzer and
                                            # sanitizer runtimes, OpenMP for clang,
   llvm-14                                  # and llvm-symbolizer: named stack frames in their reports
@@ -56,7 +58,7 @@ fail() { problems+=("$1 (package $2)"); }
 # need_cmd COMMAND PACKAGE
 need_cmd() { command -v "$1" >/dev/null 2>&1 || fail "command $1 not found" "$2"; }
 
-for tool in "gcc build-essential" "make make" "cmake cmake" "ctest cmake" "pkg-config pkg-config" \
+for tool in "gcc build-essential" "g++ build-essential" "make make" "cmake cmake" "ctest cmake" "pkg-config pkg-config" \
             "git git" "aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu" "qemu-aarch64 qemu-user" "clang clang" \
             "/usr/lib/llvm-14/bin/llvm-symbolizer llvm-14"; do
   need_cmd $tool
@@ -132,6 +134,51 @@ EOF
   fi
 fi
 
+# FAISS for sketchmm_bench topk: Debian ships libfaiss.a and the C API's headers but no libfaiss_c, so the
+# benchmark reaches FAISS through a C++ bridge: g++ builds a shared module that links libfaiss.a (PIC) with
+# OpenMP and the system BLAS and LAPACK, a C program opens it, and an IndexFlatIP answers a search
+cat >"$tmp/faiss.cpp" <<'EOF'
+#include <faiss/IndexFlat.h>
+extern "C" int smm_faiss_smoke(void);
+extern "C" int smm_faiss_smoke(void)
+{
+  const float xb[4] = { 1.0f, 0.0f, 0.0f, 1.0f }, xq[2] = { 0.2f, 0.9f };
+  faiss::IndexFlatIP index(2);
+  index.add(2, xb);
+  float distance = 0.0f;
+  faiss::Index::idx_t label = -1;
+  index.search(1, xq, 1, &distance, &label);
+  return label == 1 ? 0 : 1;
+}
+EOF
+cat >"$tmp/faiss_main.c" <<'EOF'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+  void *module = dlopen(argc > 1 ? argv[1] : "", RTLD_NOW | RTLD_LOCAL);
+  if (module == NULL) {
+    printf("%s\n", dlerror());
+    return 1;
+  }
+  int (*smoke)(void) = (int (*)(void))dlsym(module, "smm_faiss_smoke");
+  return smoke != NULL ? smoke() : 1;
+}
+EOF
+if command -v g++ >/dev/null 2>&1; then
+  faiss_lib=$(dpkg -L libfaiss-dev 2>/dev/null | grep -m 1 '/libfaiss\.a$' || true)
+  if [ -z "$faiss_lib" ]; then
+    fail "libfaiss.a not found" "libfaiss-dev"
+  elif g++ -shared -fPIC -fopenmp "$tmp/faiss.cpp" -o "$tmp/faiss_smoke.so" -Wl,--no-undefined \
+         "$faiss_lib" -llapack -lblas >"$tmp/faiss.log" 2>&1 &&
+       gcc "$tmp/faiss_main.c" -o "$tmp/faiss_main" -ldl >>"$tmp/faiss.log" 2>&1; then
+    "$tmp/faiss_main" "$tmp/faiss_smoke.so" >"$tmp/faiss.out" 2>&1 ||
+      fail "a program using FAISS's IndexFlatIP does not run or finds the wrong neighbour: $(head -c 300 "$tmp/faiss.out")" "libfaiss-dev"
+  else
+    fail "g++ cannot build a module with FAISS's IndexFlatIP: $(grep -m 2 -i 'error\|cannot\|undefined' "$tmp/faiss.log" | tr '\n' ' ')" "libfaiss-dev"
+  fi
+fi
+
 # pkg-config: what CMake looks up, for the architectures that use it (the aarch64 test build is the
 # core library and its Check suites: check and xxhash only)
 for mod in "check check" "libxxhash libxxhash-dev" "json-c libjson-c-dev" "hdf5 libhdf5-dev" "zlib zlib1g-dev"; do
@@ -164,4 +211,4 @@ if [ ${#problems[@]} -ne 0 ]; then
   printf '  - %s\n' "${problems[@]}" >&2
   exit 1
 fi
-echo "install_deps: checked: gcc + OpenMP + xxHash, aarch64 cross build under qemu, clang + OpenMP + libFuzzer, pkg-config (x86_64, aarch64), /usr/bin/python3 modules, Fashion-MNIST"
+echo "install_deps: checked: gcc + OpenMP + xxHash, g++ + FAISS (IndexFlatIP), aarch64 cross build under qemu, clang + OpenMP + libFuzzer, pkg-config (x86_64, aarch64), /usr/bin/python3 modules, Fashion-MNIST"

@@ -205,6 +205,9 @@ static int parse_value(const bench_option *o, const char *value, void *config)
         }
         return 0;
     }
+    case BENCH_STRING:
+        *(const char **)dest = value;
+        return 0;
     }
     return wants_error(o, value);
 }
@@ -250,6 +253,9 @@ static void set_default(const bench_option *o, void *config)
     case BENCH_SHAPES:
         ((bench_shape_list *)dest)->count = 0;
         break;
+    case BENCH_STRING:
+        *(const char **)dest = NULL;
+        break;
     }
 }
 
@@ -293,6 +299,7 @@ static void format_default(const bench_option *o, char *buf, size_t size)
         }
         break;
     case BENCH_SHAPES:
+    case BENCH_STRING:
         break;
     }
 }

@@ -52,7 +52,9 @@ typedef enum {
     BENCH_INT_LIST,    /* bench_int_list: comma-separated integers, each as for BENCH_INT */
     BENCH_CHOICE,      /* int: the index of one word of `choices` */
     BENCH_CHOICE_LIST, /* bench_choice_list: comma-separated words of `choices` */
-    BENCH_SHAPES       /* bench_shape_list: comma-separated MxNxK, every dimension in [lo, hi] */
+    BENCH_SHAPES,      /* bench_shape_list: comma-separated MxNxK, every dimension in [lo, hi] */
+    BENCH_STRING       /* const char *: the value as given (argv's storage), NULL when not given; the
+                        * mode checks it (after_option, check) and states its default in the help text */
 } bench_option_kind;
 
 typedef enum {

@@ -15,6 +15,7 @@ static const bench_mode *const modes[] = {
     &bench_mode_sgemm,   &bench_mode_sgemm_ladder, &bench_mode_sgemm_padded,
     &bench_mode_probe, &bench_mode_hamming,     &bench_mode_encode,
     &bench_mode_unary,   &bench_mode_mat4,         &bench_mode_brgemm,
+    &bench_mode_topk,
 };
 #define MODE_COUNT ((int)(sizeof modes / sizeof modes[0]))
 
@@ -42,10 +43,10 @@ static void print_overview(FILE *out)
         "\n"
         "Every option takes a value, as '--name value' or '--name=value'.\n"
         "Environment: SKETCHMM_ISA (scalar|avx2|avx512|neon) and SKETCHMM_NUM_THREADS are read by\n"
-        "the library; SKETCHMM_BENCH_NO_PEERS=1 leaves OpenBLAS and BLIS out; OPENBLAS_CORETYPE\n"
+        "the library; SKETCHMM_BENCH_NO_PEERS=1 leaves OpenBLAS, BLIS and FAISS out; OPENBLAS_CORETYPE\n"
         "(e.g. SkylakeX) and BLIS_ARCH_TYPE (0 = skx) choose the peers' kernels. libxsmm (mode\n"
         "brgemm) is linked in when libxsmm-dev was found at configure time; LIBXSMM_TARGET overrides\n"
-        "its CPU detection.\n"
+        "its CPU detection. FAISS (mode topk) is a bridge module built when libfaiss-dev was found.\n"
         "Exit status: 0 success, 1 a run failed (e.g. a result did not verify), 2 bad command line.\n");
 }
 

@@ -1,8 +1,9 @@
 /*
  * bench_probe.c - mode `probe`: print the peak FMA throughput of this
  * CPU for 512-bit and 256-bit FMAs on each thread count (see fma_probe.h),
- * and its xor + popcount throughput, the ceiling of the Hamming kernels
- * (popcount_probe.h).
+ * its xor + popcount throughput, the ceiling of the Hamming kernels
+ * (popcount_probe.h), and its VPSHUFB + add throughput, the ceiling of the
+ * 4-bit lookup-table (PQ fast scan) kernels (shuffle_probe.h).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "bench_timing.h"
 #include "fma_probe.h"
 #include "popcount_probe.h"
+#include "shuffle_probe.h"
 #include "throughput_probe.h"
 
 typedef struct {
@@ -29,9 +31,13 @@ static void describe(FILE *out)
         "  counts as 2 flops. Widths the build or CPU lacks are reported as unavailable.\n"
         "  Then the Hamming ceiling: the same harness on a loop of 512-bit xor + VPOPCNTQ + add\n"
         "  (%d chains, registers only), in 64-bit words/s; no Hamming kernel over b-bit codes\n"
-        "  can pass words/s * 64 / b pairs/s on this CPU.\n",
+        "  can pass words/s * 64 / b pairs/s on this CPU.\n"
+        "  Then the lookup ceiling: a loop of VPSHUFB + byte add on registers (%d chains of 512-bit\n"
+        "  vectors, AVX512BW; %d of 256-bit, AVX2), in 4-bit table lookups/s (16-entry byte tables,\n"
+        "  one lookup per byte lane: 64 per 512-bit VPSHUFB, 32 per 256-bit one), the ceiling of PQ\n"
+        "  fast-scan kernels. Cycles are TSC (nominal) cycles.\n",
         FMA_PROBE_AVX512_CHAINS, FMA_PROBE_AVX2_CHAINS, THROUGHPUT_PROBE_RUNS, THROUGHPUT_PROBE_RUN_MILLISECONDS,
-        POPCOUNT_PROBE_CHAINS);
+        POPCOUNT_PROBE_CHAINS, SHUFFLE_PROBE_CHAINS, SHUFFLE_PROBE_CHAINS_AVX2);
 }
 
 static int run_mode(void *config, FILE *csv)
@@ -78,6 +84,28 @@ static int run_mode(void *config, FILE *csv)
             fflush(stdout);
         }
     }
+    printf("\n%-16s %7s %10s %13s %19s %20s\n", "loop", "threads", "Glookups/s", "Glookups/s/thr",
+           "lookups/cycle/thr", "vpshufb/cycle/thr");
+    const shuffle_probe_width shuffles[2] = { SHUFFLE_PROBE_512, SHUFFLE_PROBE_256 };
+    for (int w = 0; w < 2; w++) {
+        const char *missing = NULL;
+        if (!shuffle_probe_available(shuffles[w], &missing)) {
+            printf("%-16s unavailable: %s\n", shuffle_probe_width_name(shuffles[w]), missing);
+            continue;
+        }
+        const double lanes = shuffles[w] == SHUFFLE_PROBE_512 ? 64.0 : 32.0;
+        for (int t = 0; t < nthreads; t++) {
+            double glookups = shuffle_probe_glookups(shuffles[w], (int)threads[t]);
+            double per_thread = glookups / (double)threads[t];
+            printf("%-16s %7d %10.1f %13.1f", shuffle_probe_width_name(shuffles[w]), (int)threads[t], glookups,
+                   per_thread);
+            if (ghz > 0.0)
+                printf(" %19.1f %20.2f\n", per_thread / ghz, per_thread / ghz / lanes);
+            else
+                printf(" %19s %20s\n", "n/a", "n/a");
+            fflush(stdout);
+        }
+    }
     return 0;
 }
 
@@ -90,7 +118,7 @@ static const bench_option options[] = {
 
 const bench_mode bench_mode_probe = {
     .name = "probe",
-    .summary = "peak FMA (512-bit, 256-bit) and xor+popcount throughput of this CPU, 1 and more threads",
+    .summary = "peak FMA (512-bit, 256-bit), xor+popcount and vpshufb lookup throughput of this CPU, 1 and more threads",
     .options = options,
     .config_size = sizeof(probe_config),
     .describe = describe,
