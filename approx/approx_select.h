@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/smm_dispatch.h"
+
 /* A score and its column. Order: larger score first, then smaller index. */
 typedef struct {
     float score;
@@ -21,33 +23,91 @@ void scored_sort(scored_index *a, int64_t count);
 /* Put the first min(r, count) entries of a[0 .. count), in order, at a[0 ..); the rest follow in no order. */
 void scored_first(scored_index *a, int64_t count, int64_t r);
 
+#define TOP_SELECT_STEP 16
+#define TOP_SELECT_SLACK 4
+
+/*
+ * Collect kernel of the selection: the scores above a threshold, with their
+ * columns. It walks s[0 .. len) in steps of TOP_SELECT_STEP scores (the last
+ * one may be shorter) and, as long as room - *written >= TOP_SELECT_STEP at
+ * the start of a step, appends (s[t], j0 + t) to (score_out, index_out) for
+ * every t of the step with s[t] > threshold, in increasing t. Returns how
+ * many scores it walked (len, or the start of the first step it had no room
+ * for), with *written the number appended. It writes score_out and
+ * index_out only inside [0, room), entries past *written as scratch (whole
+ * vector stores). len >= 0, room >= 0, s holds no NaN. Every kernel returns
+ * the same count and appends the same entries.
+ * The kernels of each ISA path are a row of the table of approx_select.c
+ * (common/smm_dispatch.h): plain C (the twin the others are tested against:
+ * one branch per step on whether any score passes, then a branch-free
+ * append), AVX2 (movemask of four 8-score compares per 32 scores, then the
+ * same append), AVX-512 (compares to masks, 64 scores a branch; a step with
+ * a passing score is appended with compress: no branch per score) and NEON.
+ */
+typedef int64_t (*top_select_collect_fn)(const float *s, int64_t len, float threshold, int64_t j0, float *score_out,
+                                         int64_t *index_out, int64_t room, int64_t *written);
+
+int64_t top_select_collect_scalar(const float *s, int64_t len, float threshold, int64_t j0, float *score_out,
+                                  int64_t *index_out, int64_t room, int64_t *written);
+#if defined(__x86_64__)
+int64_t top_select_collect_avx2(const float *s, int64_t len, float threshold, int64_t j0, float *score_out,
+                                int64_t *index_out, int64_t room, int64_t *written);
+int64_t top_select_collect_avx512(const float *s, int64_t len, float threshold, int64_t j0, float *score_out,
+                                  int64_t *index_out, int64_t room, int64_t *written);
+#endif
+#if defined(__aarch64__)
+int64_t top_select_collect_neon(const float *s, int64_t len, float threshold, int64_t j0, float *score_out,
+                                int64_t *index_out, int64_t room, int64_t *written);
+#endif
+
+typedef struct {
+    smm_kernel_head head; /* "scalar", "avx2_movemask", "avx512_compress" or "neon" */
+    top_select_collect_fn collect;
+} top_select_kernels;
+
+/* The row of path isa (never NULL; SMM_ISA_AUTO gives the scalar row). */
+const top_select_kernels *top_select_kernels_for(smm_isa isa);
+
 /*
  * Selection state for the best r (>= 1) scores of one row. Feed the scores of
  * columns j0 .. j0 + len - 1 in increasing j0, none NaN. The first r are
  * kept; after that a score is kept only when it beats the current r-th best
- * (a later column must beat it strictly: equal scores rank by index), and the
- * kept list is cut back to r (a quickselect) when it holds TOP_SELECT_SLACK r
- * (each cut costs O(kept), so a larger slack means fewer of them). Work: one
- * comparison per score (branch-free loops over steps of TOP_SELECT_STEP
- * scores) plus O(r) per cut; about r ln(n / r) scores are kept on random
- * input.
+ * (a later column must beat it strictly: equal scores rank by index). The
+ * kept scores and columns are two arrays in column order; when they hold
+ * TOP_SELECT_SLACK r entries they are cut back to the best r: the r-th best
+ * score (a quickselect with branch-free, out-of-place partitions) becomes the
+ * threshold, and one branch-free pass keeps the entries above it and the
+ * first ones equal to it, in order. Work: the collect kernel (one vector
+ * compare per 8 or 16 scores; only kept scores are written) plus O(r) per
+ * cut, i.e. O(1) per kept score; about r ln(n / r) scores are kept on
+ * random input.
  */
-#define TOP_SELECT_STEP 16
-#define TOP_SELECT_SLACK 4
 typedef struct {
-    scored_index *buf; /* top_select_capacity(r) entries */
-    int64_t r, kept;
+    scored_index *buf; /* the result (top_select_finish); the kept arrays live in the same buffer */
+    float *score;      /* kept scores, TOP_SELECT_SLACK r + TOP_SELECT_STEP room */
+    int64_t *index;    /* their columns, increasing */
+    float *work[3];    /* the quickselect's work arrays */
+    float *group_max;  /* the first block's group maxima */
+    int64_t r, kept, room;
     float threshold;   /* the r-th best once kept has reached r (full) */
     int full;
+    top_select_collect_fn collect;
 } top_select;
 
 /* Entries of the buffer a top_select for r needs. */
 int64_t top_select_capacity(int64_t r);
 
-void top_select_init(top_select *sel, scored_index *buf, int64_t r);
+/* Start a selection of the best r into buf (top_select_capacity(r) entries, 8-byte aligned), with the kernels of
+ * path isa. */
+void top_select_init(top_select *sel, scored_index *buf, int64_t r, smm_isa isa);
 void top_select_feed(top_select *sel, const float *score, int64_t j0, int64_t len);
 
-/* Sort what is kept and return how many of the best come first in sel->buf: min(r, columns fed). */
-int64_t top_select_finish(top_select *sel);
+/*
+ * Put the best of what is kept into sel->buf and return how many: min(r,
+ * columns fed); in order (larger score first, then smaller column) when
+ * sorted != 0, else in increasing column (no sort: for callers that only
+ * need the set).
+ */
+int64_t top_select_finish(top_select *sel, int sorted);
 
 #endif /* APPROX_SELECT_H */

@@ -16,7 +16,7 @@
  * Blocks of the sketch families' estimates per thread: rows x columns, small
  * enough to stay in L1 between the estimate and the selection that reads it;
  * each block of codes is read once for all the block's rows. (The classical
- * methods stream large blocks through topk_stream instead: each is an SGEMM.)
+ * methods go through topk_stream instead: each block is a one-thread SGEMM.)
  */
 #define CODES_TOPK_ROWS 8
 #define CODES_TOPK_COLS 512
@@ -70,7 +70,7 @@ static smm_status codes_candidates(const smm_context *ctx, const approx_plan *pl
             const int64_t i0 = blk * CODES_TOPK_ROWS;
             const int64_t rows = m - i0 < CODES_TOPK_ROWS ? m - i0 : CODES_TOPK_ROWS;
             for (int64_t row = 0; row < rows; row++)
-                top_select_init(&sel[row], sel_buf + row * cap, r);
+                top_select_init(&sel[row], sel_buf + row * cap, r, ctx->isa);
             for (int64_t j0 = 0; j0 < n; j0 += CODES_TOPK_COLS) {
                 const int64_t cols = n - j0 < CODES_TOPK_COLS ? n - j0 : CODES_TOPK_COLS;
                 ops->estimate_block(&ctx1, b, plan->b_state, a_state, i0, rows, j0, cols, est, CODES_TOPK_COLS,
@@ -79,7 +79,7 @@ static smm_status codes_candidates(const smm_context *ctx, const approx_plan *pl
                     top_select_feed(&sel[row], est + row * CODES_TOPK_COLS, j0, cols);
             }
             for (int64_t row = 0; row < rows; row++) {
-                const int64_t got = top_select_finish(&sel[row]); /* == r: r <= n */
+                const int64_t got = top_select_finish(&sel[row], 0); /* == r: r <= n; the set is what counts */
                 for (int64_t c = 0; c < got; c++)
                     cand[(i0 + row) * r + c] = sel[row].buf[c].index;
             }
@@ -89,7 +89,7 @@ static smm_status codes_candidates(const smm_context *ctx, const approx_plan *pl
     return SMM_OK;
 }
 
-/* The classical methods' estimate as a score stream: large blocks, each one SGEMM with all threads. */
+/* The classical methods' estimate as a score stream: each block one SGEMM (AS rows times SB columns) on one thread. */
 typedef struct {
     const approx_plan *plan;
     const void *a_state;
@@ -118,15 +118,16 @@ static void keep_candidates(void *arg, int64_t i, scored_index *best, int64_t co
         c->cand[i * c->r + t] = best[t].index;
 }
 
-/* The classical methods: the score stream of topk_stream (one SGEMM per large block). */
+/* The classical methods: the score stream of topk_stream, its blocks sized by the sketch dimension. */
 static smm_status classical_candidates(const smm_context *ctx, const approx_plan *plan, const void *a_state, int64_t m,
                                        int64_t r, int64_t *cand)
 {
-    if (plan->ops->block_work_bytes(&plan->b, plan->b_state, TOPK_STREAM_ROWS, TOPK_STREAM_COLS) != 0)
+    const int64_t dim = plan->b.opts.sketch_dim;
+    if (plan->ops->block_work_bytes(&plan->b, plan->b_state, topk_stream_rows(dim), TOPK_STREAM_COLS) != 0)
         return SMM_ERR_BAD_METHOD; /* not a method this driver knows */
     const estimate_blocks e = { plan, a_state };
     candidate_rows c = { r, cand };
-    return topk_stream(ctx, m, plan->b.cols.count, r, estimate_block_scores, &e, keep_candidates, &c, 0);
+    return topk_stream(ctx, m, plan->b.cols.count, r, dim, 0, estimate_block_scores, &e, keep_candidates, &c, 0);
 }
 
 smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,

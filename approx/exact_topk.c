@@ -1,9 +1,11 @@
 /*
  * exact_topk.c - the reference top-k: op(A) op(B) computed by exact_sgemm a
- * block at a time (topk_stream.h: chunks of rows times blocks of columns, so
- * the whole product is never stored and each operand is packed a few times
- * only), each row's topk largest entries selected exactly (approx.h:
- * exact_topk).
+ * block at a time (topk_stream.h: each thread takes a task of rows, 256 when
+ * k > 256, and runs them over op(B) in blocks of 2048 columns, one
+ * single-thread SGEMM per block, so the whole product is never stored and
+ * op(B) is read once per task),
+ * each row's topk largest entries selected exactly from the block while it
+ * is in the cache (approx.h: exact_topk).
  */
 #include <string.h>
 
@@ -85,7 +87,7 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                        smm_aligned_alloc((size_t)entries * sizeof(float)) };
     s = best.idx && best.val ? SMM_OK : SMM_ERR_NO_MEMORY;
     if (s == SMM_OK)
-        s = topk_stream(&ctx, m, n, topk, product_block, &p, keep_best, &best, 0);
+        s = topk_stream(&ctx, m, n, topk, k, 1, product_block, &p, keep_best, &best, 0);
     if (s == SMM_OK)
         for (int64_t i = 0; i < m; i++) {
             memcpy(idx + i * ldk, best.idx + i * topk, (size_t)topk * sizeof(int64_t));

@@ -1,51 +1,141 @@
 /*
  * topk_stream.c - per-row best-r selection over a score matrix produced block
  * by block (see topk_stream.h).
+ *
+ * Tasks: row block b (topk_stream_rows(dim) rows) times column range c of
+ * csplit ranges (whole column blocks of TOPK_STREAM_COLS). csplit is 1
+ * unless there are fewer than two row blocks per thread; then each row
+ * block's columns are split so the threads still have tasks, every task
+ * keeps its rows' best r over its own columns, and a second pass merges the
+ * ranges of each row (the union holds the best r of the row: each range
+ * kept its own best r, under the same total order). Threads take tasks
+ * dynamically; each computes a block of scores on one thread into its own
+ * buffer and feeds its rows' selections from it while it is in the cache.
  */
 #include "approx/topk_stream.h"
 
 #include <omp.h>
+#include <string.h>
 
-smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_score_fn score,
-                       const void *score_arg, topk_row_fn done, void *done_arg, size_t scratch_bytes)
+/* Largest bytes of per-range partial lists the column split may keep (m x csplit x r entries). */
+#define TOPK_STREAM_SPLIT_BYTES (256.0 * 1024 * 1024)
+
+smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, int64_t dim, int sorted,
+                       topk_score_fn score, const void *score_arg, topk_row_fn done, void *done_arg,
+                       size_t scratch_bytes)
 {
-    const int64_t chunk_rows = m < TOPK_STREAM_ROWS ? m : TOPK_STREAM_ROWS;
-    const int64_t block_cols = n < TOPK_STREAM_COLS ? n : TOPK_STREAM_COLS;
+    const int64_t RB = topk_stream_rows(dim), CB = TOPK_STREAM_COLS;
+    const int64_t row_blocks = (m + RB - 1) / RB, col_blocks = (n + CB - 1) / CB;
+    const int64_t task_rows = m < RB ? m : RB, block_cols = n < CB ? n : CB;
+    const int threads = ctx->threads;
     const int64_t cap = top_select_capacity(r);
-    const double sel_bytes = (double)chunk_rows * (double)cap * (double)sizeof(scored_index);
+    const int64_t kept_r = r < n ? r : n;
+
+    /* the column split: enough tasks for the threads while the partial lists stay small */
+    int64_t csplit = 1;
+    if (row_blocks < 2 * (int64_t)threads) {
+        csplit = (2 * (int64_t)threads + row_blocks - 1) / row_blocks;
+        if (csplit > col_blocks)
+            csplit = col_blocks;
+        while (csplit > 1 && (double)m * (double)csplit * (double)kept_r * sizeof(scored_index) >
+                                 TOPK_STREAM_SPLIT_BYTES)
+            csplit--;
+    }
+    const int64_t tasks = row_blocks * csplit;
+    const int team = tasks < threads ? (int)tasks : threads;
+
+    /* per-thread workspace: the score block, the selections, the merge buffer, the callback's scratch */
+    const size_t block_bytes = ((size_t)(task_rows * block_cols) * sizeof(float) + 63) & ~(size_t)63;
+    const double sel_bytes = (double)task_rows * (double)cap * (double)sizeof(scored_index);
+    const size_t sels_bytes = ((size_t)task_rows * sizeof(top_select) + 63) & ~(size_t)63;
+    const double merge_bytes = csplit > 1 ? (double)csplit * (double)kept_r * (double)sizeof(scored_index) : 0.0;
     const size_t scratch = (scratch_bytes + 63) & ~(size_t)63;
-    if (sel_bytes > 1e15 || (double)scratch * ctx->threads > 1e15)
+    const double per_thread_d = (double)block_bytes + (double)sels_bytes + ((sel_bytes + 63) / 64) * 64 +
+                                ((merge_bytes + 63) / 64) * 64 + (double)scratch;
+    if (per_thread_d * team > 1e15)
         return SMM_ERR_OVERFLOW;
-    float *block = smm_aligned_alloc((size_t)(chunk_rows * block_cols) * sizeof(float));
-    scored_index *bufs = smm_aligned_alloc((size_t)sel_bytes);
-    top_select *sel = smm_aligned_alloc((size_t)chunk_rows * sizeof(top_select));
-    char *scratches = scratch > 0 ? smm_aligned_alloc(scratch * (size_t)ctx->threads) : NULL;
-    smm_status s = block && bufs && sel && (scratch == 0 || scratches) ? SMM_OK : SMM_ERR_NO_MEMORY;
-    for (int64_t i0 = 0; i0 < m && s == SMM_OK; i0 += chunk_rows) {
-        const int64_t rows = m - i0 < chunk_rows ? m - i0 : chunk_rows;
-        for (int64_t row = 0; row < rows; row++)
-            top_select_init(&sel[row], bufs + row * cap, r);
-        for (int64_t j0 = 0; j0 < n && s == SMM_OK; j0 += block_cols) {
-            const int64_t cols = n - j0 < block_cols ? n - j0 : block_cols;
-            s = score(score_arg, ctx, i0, rows, j0, cols, block, block_cols);
-            if (s != SMM_OK)
-                break;
-#pragma omp parallel for num_threads(ctx->threads) schedule(static)
+    const size_t sel_sz = ((size_t)sel_bytes + 63) & ~(size_t)63;
+    const size_t merge_sz = ((size_t)merge_bytes + 63) & ~(size_t)63;
+    const size_t per_thread = block_bytes + sels_bytes + sel_sz + merge_sz + scratch;
+    char *work = smm_aligned_alloc(per_thread * (size_t)team);
+    /* partial lists of the column split: row i's range c at parts[(i * csplit + c) * kept_r], its length in lens */
+    scored_index *parts = NULL;
+    int64_t *lens = NULL;
+    if (csplit > 1) {
+        parts = smm_aligned_alloc((size_t)m * (size_t)csplit * (size_t)kept_r * sizeof(scored_index));
+        lens = smm_aligned_alloc((size_t)m * (size_t)csplit * sizeof(int64_t));
+    }
+    if (work == NULL || (csplit > 1 && (parts == NULL || lens == NULL))) {
+        smm_aligned_free(work);
+        smm_aligned_free(parts);
+        smm_aligned_free(lens);
+        return SMM_ERR_NO_MEMORY;
+    }
+
+    const smm_context one = { ctx->isa, 1 };
+    smm_status status = SMM_OK;
+    int failed = 0;
+
+#pragma omp parallel num_threads(team)
+    {
+        char *mine = work + per_thread * (size_t)omp_get_thread_num();
+        float *block = (float *)mine;
+        top_select *sel = (top_select *)(mine + block_bytes);
+        scored_index *bufs = (scored_index *)(mine + block_bytes + sels_bytes);
+        scored_index *merge = (scored_index *)(mine + block_bytes + sels_bytes + sel_sz);
+        void *my_scratch = scratch > 0 ? mine + block_bytes + sels_bytes + sel_sz + merge_sz : NULL;
+
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t task = 0; task < tasks; task++) {
+            if (__atomic_load_n(&failed, __ATOMIC_RELAXED))
+                continue;
+            const int64_t i0 = (task / csplit) * RB, c = task % csplit;
+            const int64_t rows = m - i0 < RB ? m - i0 : RB;
+            const int64_t cb0 = col_blocks * c / csplit, cb1 = col_blocks * (c + 1) / csplit;
             for (int64_t row = 0; row < rows; row++)
-                top_select_feed(&sel[row], block + row * block_cols, j0, cols);
+                top_select_init(&sel[row], bufs + row * cap, r, ctx->isa);
+            smm_status s = SMM_OK;
+            for (int64_t cb = cb0; cb < cb1 && s == SMM_OK; cb++) {
+                const int64_t j0 = cb * CB, cols = n - j0 < CB ? n - j0 : CB;
+                s = score(score_arg, &one, i0, rows, j0, cols, block, block_cols);
+                if (s == SMM_OK)
+                    for (int64_t row = 0; row < rows; row++)
+                        top_select_feed(&sel[row], block + row * block_cols, j0, cols);
+            }
+            if (s != SMM_OK) {
+                int expected = 0; /* the first failure's status is the call's */
+                if (__atomic_compare_exchange_n(&failed, &expected, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+                    status = s;
+                continue;
+            }
+            for (int64_t row = 0; row < rows; row++) {
+                const int64_t count = top_select_finish(&sel[row], sorted);
+                if (csplit == 1) {
+                    done(done_arg, i0 + row, sel[row].buf, count, my_scratch);
+                } else {
+                    const int64_t slot = (i0 + row) * csplit + c;
+                    memcpy(parts + slot * kept_r, sel[row].buf, (size_t)count * sizeof(scored_index));
+                    lens[slot] = count;
+                }
+            }
         }
-        if (s != SMM_OK)
-            break;
-#pragma omp parallel for num_threads(ctx->threads) schedule(dynamic, 16)
-        for (int64_t row = 0; row < rows; row++) {
-            const int64_t count = top_select_finish(&sel[row]);
-            void *mine = scratch > 0 ? scratches + scratch * (size_t)omp_get_thread_num() : NULL;
-            done(done_arg, i0 + row, sel[row].buf, count, mine);
+        /* the implicit barrier of the loop: every range is done, and every thread sees the same `failed` */
+        if (csplit > 1 && !__atomic_load_n(&failed, __ATOMIC_RELAXED)) {
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < m; i++) {
+                int64_t total = 0;
+                for (int64_t c = 0; c < csplit; c++) {
+                    const int64_t slot = i * csplit + c;
+                    memcpy(merge + total, parts + slot * kept_r, (size_t)lens[slot] * sizeof(scored_index));
+                    total += lens[slot];
+                }
+                scored_first(merge, total, r); /* in order, which is also fine unsorted */
+                done(done_arg, i, merge, total < r ? total : r, my_scratch);
+            }
         }
     }
-    smm_aligned_free(block);
-    smm_aligned_free(bufs);
-    smm_aligned_free(sel);
-    smm_aligned_free(scratches);
-    return s;
+    smm_aligned_free(work);
+    smm_aligned_free(parts);
+    smm_aligned_free(lens);
+    return status;
 }

@@ -1,10 +1,13 @@
 /*
  * topk_stream.h - the best r columns of every row of an m x n score matrix
- * that is produced block by block and never stored whole: rows in chunks,
- * each chunk's scores computed a column block at a time (with all threads,
- * e.g. one SGEMM) and fed to one selection per row (approx_select.h).
- * Used where a block of scores comes from a matrix product: exact_topk and
- * the top-k of the classical approximate methods.
+ * that is produced block by block and never stored whole. Each thread takes
+ * a task of 64 to 256 rows (topk_stream_rows; and, when the rows are too few
+ * to keep the threads busy, a range of the columns), computes its scores a cache
+ * block of TOPK_STREAM_COLS columns at a time on one thread (e.g. one
+ * single-thread SGEMM) and feeds each row's selection (approx_select.h)
+ * from that block at once, while it is in the cache: the scores never go
+ * to memory. Used where a block of scores comes from a matrix product:
+ * exact_topk and the top-k of the classical approximate methods.
  */
 #ifndef APPROX_TOPK_STREAM_H
 #define APPROX_TOPK_STREAM_H
@@ -12,32 +15,53 @@
 #include "approx/approx_select.h"
 #include "common/smm_runtime.h"
 
-/* Rows per chunk and columns per block (a block of scores is at most 64 MiB). */
-#define TOPK_STREAM_ROWS 2048
-#define TOPK_STREAM_COLS 8192
+/*
+ * Columns per block, and rows per task by the score's cost: dim is the
+ * length of the dot products behind a score (the sketch dimension of a
+ * classical method, k for exact_topk). Short products are cheap and bound by
+ * memory: 64 x 2048 blocks (512 KiB, in L2 next to the selections). Long
+ * ones are bound by the SGEMM, which streams the block's columns once per
+ * task: more rows per task read them less often (256 rows at dim > 256; the
+ * block, 2 MiB, then lives in L3). The block grid depends on m, n and dim,
+ * never on the thread count, so every score is computed the same way with
+ * any threads.
+ */
+#define TOPK_STREAM_COLS 2048
+#define TOPK_STREAM_MAX_ROWS 256
+static inline int64_t topk_stream_rows(int64_t dim)
+{
+    return dim <= 64 ? 64 : dim <= 256 ? 128 : TOPK_STREAM_MAX_ROWS;
+}
 
 /*
  * Fill out[r * ldo + c] = score(i0 + r, j0 + c), r < rows, c < cols, with
- * ctx->threads threads. SMM_OK or an allocation failure.
+ * ctx->threads threads (topk_stream passes a context with one thread, from
+ * inside its parallel region: the function must be safe to call from several
+ * threads at once). rows <= topk_stream_rows(dim), cols <= TOPK_STREAM_COLS,
+ * j0 a multiple of TOPK_STREAM_COLS. SMM_OK or an allocation failure.
  */
 typedef smm_status (*topk_score_fn)(const void *arg, const smm_context *ctx, int64_t i0, int64_t rows, int64_t j0,
                                     int64_t cols, float *out, int64_t ldo);
 
 /*
- * Row i is done: best[0 .. count) are its best min(r, n) scores in order
- * (larger first, then smaller column). Called once per row, from several
+ * Row i is done: best[0 .. count) are its best min(r, n) scores, in order
+ * (larger first, then smaller column) when topk_stream was asked for sorted
+ * rows, else in no particular order. Called once per row, from several
  * threads at once (different rows); scratch is the calling thread's
  * scratch_bytes. The callback may overwrite best (e.g. with exact values).
  */
 typedef void (*topk_row_fn)(void *arg, int64_t i, scored_index *best, int64_t count, void *scratch);
 
 /*
- * Run the stream over m >= 1 rows and n >= 1 columns, keeping r >= 1 per row.
+ * Run the stream over m >= 1 rows and n >= 1 columns, keeping r >= 1 per row,
+ * with ctx->threads threads (the selection's kernels from ctx->isa); dim >= 1
+ * sizes the blocks (above); sorted != 0 asks for each row's best in order.
  * Returns SMM_OK, SMM_ERR_NO_MEMORY or SMM_ERR_OVERFLOW (workspace), or the
- * first failure of score; rows of the chunks before a failure may already
- * have been passed to done.
+ * first failure of score; rows finished before a failure may already have
+ * been passed to done. The result does not depend on the thread count.
  */
-smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_score_fn score,
-                       const void *score_arg, topk_row_fn done, void *done_arg, size_t scratch_bytes);
+smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, int64_t dim, int sorted,
+                       topk_score_fn score, const void *score_arg, topk_row_fn done, void *done_arg,
+                       size_t scratch_bytes);
 
 #endif /* APPROX_TOPK_STREAM_H */

@@ -213,39 +213,102 @@ void hamming_panel_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64
 }
 
 /*
- * Select kernel: per half panel, the counts are compared with the limit
- * (signed 64-bit compares: counts and limit are far below 2^63); only a half
- * panel with a code at or below it is looked at code by code.
+ * Filter kernel: a panel's 32 distances are two vectors of 16-bit lanes;
+ * d <= t is max(d, t) == t (AVX2 has no unsigned 16-bit compare), the two
+ * compare results are packed to bytes (within 128-bit lanes, so a 64-bit
+ * permute restores the order) and movemask gives the 32-bit mask. The panel
+ * is appended without a branch. The last partial panel goes through a copy
+ * padded with distances above the limit.
  */
-void hamming_select_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
-                         int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
-                         int64_t *count)
+static inline uint32_t panel_mask_avx2(const uint16_t *d, __m256i lim)
 {
-    for (int64_t i = 0; i < na; i++) {
-        const uint64_t *q = a + i * lda;
-        const __m256i lim = _mm256_set1_epi64x((long long)limit[i]);
-        uint32_t *p = pos + i * ldp, *dd = dist + i * ldp;
-        int64_t cnt = 0;
-        for (int64_t j = 0; j < nb; j += 16) {
-            __m256i s[4];
-            half_panel_counts_avx2(q, panels, j, words, s);
-            const __m256i above = _mm256_and_si256(
-                _mm256_and_si256(_mm256_cmpgt_epi64(s[0], lim), _mm256_cmpgt_epi64(s[1], lim)),
-                _mm256_and_si256(_mm256_cmpgt_epi64(s[2], lim), _mm256_cmpgt_epi64(s[3], lim)));
-            if (__builtin_expect(_mm256_movemask_epi8(above) == -1, 1))
-                continue;
-            uint64_t tmp[16];
-            for (int f = 0; f < 4; f++)
-                _mm256_storeu_si256((__m256i *)(tmp + 4 * f), s[f]);
-            const int64_t n = nb - j < 16 ? nb - j : 16;
-            for (int64_t c = 0; c < n; c++) {
-                const uint64_t d = tmp[(c % 4) * 4 + c / 4];
-                if (d <= limit[i]) {
-                    p[cnt] = (uint32_t)(j + c);
-                    dd[cnt++] = (uint32_t)d;
-                }
-            }
-        }
-        count[i] = cnt;
+    const __m256i lo = _mm256_loadu_si256((const __m256i *)d), hi = _mm256_loadu_si256((const __m256i *)(d + 16));
+    const __m256i le_lo = _mm256_cmpeq_epi16(_mm256_max_epu16(lo, lim), lim);
+    const __m256i le_hi = _mm256_cmpeq_epi16(_mm256_max_epu16(hi, lim), lim);
+    const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packs_epi16(le_lo, le_hi), 0xD8);
+    return (uint32_t)_mm256_movemask_epi8(bytes);
+}
+
+int64_t hamming_filter_avx2(const uint16_t *d, int64_t n, uint32_t t, uint32_t *hits, uint32_t *masks)
+{
+    const uint16_t t16 = (uint16_t)(t > 65535 ? 65535 : t); /* distances are at most 65535 */
+    const __m256i lim = _mm256_set1_epi16((short)t16);
+    int64_t h = 0, p = 0;
+    for (; (p + 1) * HAMMING_PANEL <= n; p++) {
+        const uint32_t m = panel_mask_avx2(d + p * HAMMING_PANEL, lim);
+        hits[h] = (uint32_t)p;
+        masks[h] = m;
+        h += m != 0;
     }
+    const int64_t rest = n - p * HAMMING_PANEL;
+    if (rest > 0) {
+        uint16_t tmp[HAMMING_PANEL];
+        for (int64_t c = 0; c < HAMMING_PANEL; c++)
+            tmp[c] = c < rest ? d[p * HAMMING_PANEL + c] : 0;
+        const uint32_t m = panel_mask_avx2(tmp, lim) & (uint32_t)((UINT64_C(1) << rest) - 1);
+        hits[h] = (uint32_t)p;
+        masks[h] = m;
+        h += m != 0;
+    }
+    return h;
+}
+
+/* Scan kernel: the panel kernel, then the filter kernel on each row. */
+void hamming_scan_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb, int64_t words,
+                       const uint32_t *limit, uint16_t *d, int64_t ldd, uint32_t *hits, uint32_t *masks, int64_t ldh,
+                       int64_t *nhits)
+{
+    hamming_panel_avx2(a, lda, na, panels, nb, words, d, ldd, 0, 0);
+    for (int64_t i = 0; i < na; i++)
+        nhits[i] = hamming_filter_avx2(d + i * ldd, nb, limit[i], hits + i * ldh, masks + i * ldh);
+}
+
+/*
+ * Bound kernel: group minima with vpminuw (gv accumulators of two vectors
+ * in work, the last partial panel padded with 65535), then a binary search
+ * on counts (d <= t as max(d, t) == t, movemask, popcount).
+ */
+uint32_t hamming_bound_avx2(const uint16_t *d, int64_t n, int64_t k, int64_t gv, uint16_t *work)
+{
+    const int64_t full = n / HAMMING_PANEL;
+    for (int64_t l = 0; l < HAMMING_PANEL * gv; l++)
+        work[l] = d[l];
+    int64_t i = 0;
+    for (int64_t v = gv; v < full; v++) {
+        uint16_t *w = work + i * HAMMING_PANEL;
+        const uint16_t *src = d + v * HAMMING_PANEL;
+        _mm256_storeu_si256((__m256i *)w, _mm256_min_epu16(_mm256_loadu_si256((const __m256i *)w),
+                                                           _mm256_loadu_si256((const __m256i *)src)));
+        _mm256_storeu_si256((__m256i *)(w + 16), _mm256_min_epu16(_mm256_loadu_si256((const __m256i *)(w + 16)),
+                                                                  _mm256_loadu_si256((const __m256i *)(src + 16))));
+        i = i + 1 == gv ? 0 : i + 1;
+    }
+    for (int64_t j = full * HAMMING_PANEL; j < n; j++) {
+        uint16_t *w = work + (full % gv) * HAMMING_PANEL + (j - full * HAMMING_PANEL);
+        *w = d[j] < *w ? d[j] : *w;
+    }
+    uint32_t lo = 0, hi = 65535;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        const __m256i lim = _mm256_set1_epi16((short)mid);
+        int64_t le = 0;
+        for (int64_t a = 0; a < 2 * gv; a++) {
+            const __m256i x = _mm256_loadu_si256((const __m256i *)(work + 16 * a));
+            le += __builtin_popcount((unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(x, lim), lim))) / 2;
+        }
+        if (le >= k)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Prefix kernel: the panel kernel, then the bound kernel on each row. */
+void hamming_prefix_avx2(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                         int64_t words, int64_t k, int64_t gv, uint16_t *d, int64_t ldd, uint16_t *work, uint32_t *t0)
+{
+    hamming_panel_avx2(a, lda, na, panels, nb, words, d, ldd, 0, 0);
+    for (int64_t i = 0; i < na; i++)
+        t0[i] = hamming_bound_avx2(d + i * ldd, nb, k, gv, work);
 }

@@ -16,10 +16,12 @@
  *   This is exact while a distance cannot exceed 65535, i.e. words <= 1023
  *   (every SKETCH_MAX_BITS code); longer codes, and the last nb % 8 codes,
  *   are reduced one at a time.
- * The panel and select kernels at the end of the file (all-pairs and top-k)
- * work on the packed layout instead and need no horizontal sums.
+ * The panel kernel at the end of the file (all-pairs and top-k) works on the
+ * packed layout instead and needs no horizontal sums; the filter kernel
+ * after it reads the 16-bit distances it wrote.
  */
 #include <immintrin.h>
+#include <string.h>
 
 #include "sketch/hamming_kernels.h"
 
@@ -348,106 +350,358 @@ void hamming_panel_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, 
 }
 
 /*
- * Select kernel: the counts of panel_counts_avx512, but instead of storing
- * the 32 distances of each query, their lane-wise minimum (three vpminuq) is
- * compared with the query's limit, and one branch per panel asks whether any
- * query has a code at or below its limit (rare once the top-k thresholds are
- * tight). Only then are the queries' distances packed to 16-bit fields,
- * compared again to 32-bit masks and the codes that pass (index and
- * distance) written with compress-stores, with no branch per code or query.
- * Codes of more than 1023 words go through memory instead.
+ * Filter kernel: a panel's 32 distances are one vector of 16-bit lanes,
+ * compared with the limit into a 32-bit mask, stored for every panel (the
+ * last partial one loaded under a mask: lanes past n are not read). A second
+ * pass compresses the nonzero masks, 16 per vector, with their panel
+ * numbers, to the front of the lists: a few instructions per panel and no
+ * branch on the data.
  */
-static inline void select_panel_row_avx512(const __m512i s[4], int64_t n, int64_t words, uint32_t limit,
-                                           int64_t j, uint32_t *pos, uint32_t *dist, int64_t *count)
+int64_t hamming_filter_avx512(const uint16_t *d, int64_t n, uint32_t t, uint32_t *hits, uint32_t *masks)
 {
-    int64_t cnt = *count;
-    if (words > HAMMING_U16_MAX_WORDS) {
-        uint64_t tmp[HAMMING_PANEL];
-        for (int f = 0; f < 4; f++)
-            _mm512_storeu_si512((void *)(tmp + 8 * f), s[f]);
-        for (int64_t c = 0; c < n; c++) {
-            const uint64_t d = tmp[(c % 4) * 8 + c / 4];
-            if (d <= limit) {
-                pos[cnt] = (uint32_t)(j + c);
-                dist[cnt++] = (uint32_t)d;
-            }
-        }
-        *count = cnt;
-        return;
+    const __m512i lim = _mm512_set1_epi16((short)(t > 65535 ? 65535 : t)); /* distances are at most 65535 */
+    const int64_t full = n / HAMMING_PANEL, panels = (n + HAMMING_PANEL - 1) / HAMMING_PANEL;
+    /* every panel's mask, in place, two per 64-bit store (a 32-bit mask store is slower on some cores) */
+    int64_t q = 0;
+    for (; q + 2 <= full; q += 2) {
+        const __mmask32 m0 = _mm512_cmple_epu16_mask(_mm512_loadu_si512((const void *)(d + q * HAMMING_PANEL)), lim);
+        const __mmask32 m1 =
+            _mm512_cmple_epu16_mask(_mm512_loadu_si512((const void *)(d + (q + 1) * HAMMING_PANEL)), lim);
+        const uint64_t pair = _cvtmask64_u64(_mm512_kunpackd((__mmask64)m1, (__mmask64)m0));
+        memcpy(masks + q, &pair, sizeof pair);
     }
-    /* distances are at most 65472 here: a larger limit passes them all */
-    const __m512i v = pack_fields16_avx512(s);
-    const __mmask32 valid = (__mmask32)(n >= HAMMING_PANEL ? 0xffffffffu : (uint32_t)((UINT64_C(1) << n) - 1));
-    const uint32_t m = (uint32_t)_mm512_mask_cmple_epu16_mask(valid, v,
-                                                              _mm512_set1_epi16((short)(limit > 65535 ? 65535 : limit)));
-    const __mmask16 mlo = (__mmask16)(m & 0xffffu), mhi = (__mmask16)(m >> 16);
-    const __m512i idx_lo = _mm512_add_epi32(_mm512_set1_epi32((int)j),
-                                            _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    const __m512i idx_hi = _mm512_add_epi32(idx_lo, _mm512_set1_epi32(16));
-    const int nlo = __builtin_popcount(m & 0xffffu);
-    /* compress in registers, then whole-vector stores (the rows have HAMMING_SELECT_SLACK room past
-     * the n entries): a masked compress-store to memory is many times slower on current x86 cores */
-    _mm512_storeu_si512((void *)(pos + cnt), _mm512_maskz_compress_epi32(mlo, idx_lo));
-    _mm512_storeu_si512((void *)(dist + cnt),
-                        _mm512_maskz_compress_epi32(mlo, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v))));
-    _mm512_storeu_si512((void *)(pos + cnt + nlo), _mm512_maskz_compress_epi32(mhi, idx_hi));
-    _mm512_storeu_si512((void *)(dist + cnt + nlo),
-                        _mm512_maskz_compress_epi32(mhi, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(v, 1))));
-    *count = cnt + __builtin_popcount(m);
+    if (q < full)
+        masks[q] = (uint32_t)_mm512_cmple_epu16_mask(_mm512_loadu_si512((const void *)(d + q * HAMMING_PANEL)), lim);
+    if (full < panels) {
+        const __mmask32 valid = (__mmask32)((UINT64_C(1) << (n - full * HAMMING_PANEL)) - 1);
+        masks[full] = (uint32_t)_mm512_mask_cmple_epu16_mask(
+            valid, _mm512_maskz_loadu_epi16(valid, d + full * HAMMING_PANEL), lim);
+    }
+    /* the nonzero ones compressed to the front, 16 at a time (the stores stay behind the reads: h <= p) */
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    int64_t h = 0, p = 0;
+    for (; p + 16 <= panels; p += 16) {
+        const __m512i mv = _mm512_loadu_si512((const void *)(masks + p));
+        const __mmask16 nz = _mm512_test_epi32_mask(mv, mv);
+        _mm512_storeu_si512((void *)(hits + h),
+                            _mm512_maskz_compress_epi32(nz, _mm512_add_epi32(_mm512_set1_epi32((int)p), lanes)));
+        _mm512_storeu_si512((void *)(masks + h), _mm512_maskz_compress_epi32(nz, mv));
+        h += __builtin_popcount(nz);
+    }
+    for (; p < panels; p++) {
+        const uint32_t m = masks[p];
+        hits[h] = (uint32_t)p;
+        masks[h] = m;
+        h += m != 0;
+    }
+    return h;
 }
 
-static inline __attribute__((always_inline)) void select_rows_avx512(const uint64_t *q, int64_t lda, const int rows,
-                                                                     const uint64_t *panels, int64_t nb, int64_t words,
-                                                                     const uint32_t *limit, uint32_t *pos,
-                                                                     uint32_t *dist, int64_t ldp, int64_t *count)
+/*
+ * Scan kernel: the panel kernel's counts and 16-bit packing, then, while a
+ * query's 32 distances are still in a register, one compare with its limit
+ * into a 32-bit mask, appended to its hit list without a branch (written
+ * always, the count advanced when the mask is not 0), beside the store of
+ * the distances. Up to four queries per pass over a panel.
+ */
+static inline __attribute__((always_inline)) void scan_rows_avx512(const uint64_t *q, int64_t lda, const int rows,
+                                                                   const uint64_t *panels, int64_t nb, int64_t words,
+                                                                   const uint32_t *limit, uint16_t *d, int64_t ldd,
+                                                                   uint32_t *hits, uint32_t *masks, int64_t ldh,
+                                                                   int64_t *nhits)
 {
     __m512i lim[PANEL_MAX_ROWS];
+    int64_t h[PANEL_MAX_ROWS];
     for (int r = 0; r < rows; r++) {
-        lim[r] = _mm512_set1_epi64((long long)limit[r]);
-        count[r] = 0;
+        lim[r] = _mm512_set1_epi16((short)(limit[r] > 65535 ? 65535 : limit[r])); /* distances are at most 65472 */
+        h[r] = 0;
     }
-    for (int64_t j = 0; j < nb; j += HAMMING_PANEL) {
+    int64_t j = 0, p = 0;
+    for (; j + HAMMING_PANEL <= nb; j += HAMMING_PANEL, p++) {
         __m512i acc[PANEL_MAX_ROWS][4];
         panel_counts_avx512(q, lda, rows, panels + j * words, words, acc);
-        __mmask8 pass[PANEL_MAX_ROWS], any = 0;
 #pragma GCC unroll 4
         for (int r = 0; r < rows; r++) {
-            const __m512i mn = _mm512_min_epu64(_mm512_min_epu64(acc[r][0], acc[r][1]),
-                                                _mm512_min_epu64(acc[r][2], acc[r][3]));
-            pass[r] = _mm512_cmple_epu64_mask(mn, lim[r]);
-            any = _kor_mask8(any, pass[r]);
-        }
-        /* lanes past nb may pass here; select_panel_row_avx512 ignores them */
-        if (__builtin_expect(any != 0, 0)) {
-            const int64_t n = nb - j < HAMMING_PANEL ? nb - j : HAMMING_PANEL;
-#pragma GCC unroll 4
-            for (int r = 0; r < rows; r++)
-                if (pass[r] != 0)
-                    select_panel_row_avx512(acc[r], n, words, limit[r], j, pos + r * ldp, dist + r * ldp, count + r);
+            const __m512i v = pack_fields16_avx512(acc[r]);
+            _mm512_storeu_si512((void *)(d + r * ldd + j), v);
+            const uint32_t m = (uint32_t)_mm512_cmple_epu16_mask(v, lim[r]);
+            hits[r * ldh + h[r]] = (uint32_t)p;
+            masks[r * ldh + h[r]] = m;
+            h[r] += m != 0;
         }
     }
+    if (j < nb) {
+        __m512i acc[PANEL_MAX_ROWS][4];
+        panel_counts_avx512(q, lda, rows, panels + j * words, words, acc);
+        const __mmask32 valid = (__mmask32)((UINT64_C(1) << (nb - j)) - 1);
+        for (int r = 0; r < rows; r++) {
+            const __m512i v = pack_fields16_avx512(acc[r]);
+            _mm512_mask_storeu_epi16(d + r * ldd + j, valid, v);
+            const uint32_t m = (uint32_t)_mm512_mask_cmple_epu16_mask(valid, v, lim[r]);
+            hits[r * ldh + h[r]] = (uint32_t)p;
+            masks[r * ldh + h[r]] = m;
+            h[r] += m != 0;
+        }
+    }
+    for (int r = 0; r < rows; r++)
+        nhits[r] = h[r];
 }
 
-void hamming_select_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
-                                     int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist,
-                                     int64_t ldp, int64_t *count)
+void hamming_scan_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                                   int64_t words, const uint32_t *limit, uint16_t *d, int64_t ldd, uint32_t *hits,
+                                   uint32_t *masks, int64_t ldh, int64_t *nhits)
 {
     int64_t i = 0;
     for (; i + 4 <= na; i += 4)
-        select_rows_avx512(a + i * lda, lda, 4, panels, nb, words, limit + i, pos + i * ldp, dist + i * ldp, ldp,
-                           count + i);
+        scan_rows_avx512(a + i * lda, lda, 4, panels, nb, words, limit + i, d + i * ldd, ldd, hits + i * ldh,
+                         masks + i * ldh, ldh, nhits + i);
     const uint64_t *q = a + i * lda;
     switch (na - i) {
     case 3:
-        select_rows_avx512(q, lda, 3, panels, nb, words, limit + i, pos + i * ldp, dist + i * ldp, ldp, count + i);
+        scan_rows_avx512(q, lda, 3, panels, nb, words, limit + i, d + i * ldd, ldd, hits + i * ldh, masks + i * ldh,
+                         ldh, nhits + i);
         break;
     case 2:
-        select_rows_avx512(q, lda, 2, panels, nb, words, limit + i, pos + i * ldp, dist + i * ldp, ldp, count + i);
+        scan_rows_avx512(q, lda, 2, panels, nb, words, limit + i, d + i * ldd, ldd, hits + i * ldh, masks + i * ldh,
+                         ldh, nhits + i);
         break;
     case 1:
-        select_rows_avx512(q, lda, 1, panels, nb, words, limit + i, pos + i * ldp, dist + i * ldp, ldp, count + i);
+        scan_rows_avx512(q, lda, 1, panels, nb, words, limit + i, d + i * ldd, ldd, hits + i * ldh, masks + i * ldh,
+                         ldh, nhits + i);
         break;
     default:
         break;
+    }
+}
+
+/*
+ * Bound kernel: group minima with vpminuw (gv accumulators in work, vector v
+ * of the distances into accumulator v mod gv; the last partial vector padded
+ * with 65535), then a binary search on counts (compare to masks, popcount).
+ */
+uint32_t hamming_bound_avx512(const uint16_t *d, int64_t n, int64_t k, int64_t gv, uint16_t *work)
+{
+    const int64_t full = n / HAMMING_PANEL;
+    for (int64_t i = 0; i < gv; i++)
+        _mm512_storeu_si512((void *)(work + i * HAMMING_PANEL), _mm512_loadu_si512((const void *)(d + i * HAMMING_PANEL)));
+    int64_t v = gv, i = 0;
+    if (gv == 1) { /* the common case: one accumulator in a register */
+        __m512i acc = _mm512_loadu_si512((const void *)work);
+        for (; v < full; v++)
+            acc = _mm512_min_epu16(acc, _mm512_loadu_si512((const void *)(d + v * HAMMING_PANEL)));
+        _mm512_storeu_si512((void *)work, acc);
+    } else {
+        for (; v < full; v++) {
+            uint16_t *w = work + i * HAMMING_PANEL;
+            _mm512_storeu_si512((void *)w, _mm512_min_epu16(_mm512_loadu_si512((const void *)w),
+                                                            _mm512_loadu_si512((const void *)(d + v * HAMMING_PANEL))));
+            i = i + 1 == gv ? 0 : i + 1;
+        }
+    }
+    if (full * HAMMING_PANEL < n) {
+        const __mmask32 valid = (__mmask32)((UINT64_C(1) << (n - full * HAMMING_PANEL)) - 1);
+        const __m512i last = _mm512_mask_loadu_epi16(_mm512_set1_epi16(-1), valid, d + full * HAMMING_PANEL);
+        uint16_t *w = work + (full % gv) * HAMMING_PANEL;
+        _mm512_storeu_si512((void *)w, _mm512_min_epu16(_mm512_loadu_si512((const void *)w), last));
+    }
+    uint32_t lo = 0, hi = 65535;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        const __m512i lim = _mm512_set1_epi16((short)mid);
+        int64_t le = 0;
+        for (int64_t a = 0; a < gv; a++)
+            le += __builtin_popcount((uint32_t)_mm512_cmple_epu16_mask(
+                _mm512_loadu_si512((const void *)(work + a * HAMMING_PANEL)), lim));
+        if (le >= k)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/*
+ * Gather kernel: per listed panel, its 32 distances widened to two vectors
+ * of 32-bit lanes and compressed with the mask's halves, beside the
+ * compressed code numbers; whole-vector stores, no branch per entry.
+ */
+int64_t hamming_gather_avx512(const uint16_t *d, const uint32_t *hits, const uint32_t *masks, int64_t h, uint32_t *pos,
+                              uint32_t *dist)
+{
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    int64_t w = 0;
+    for (int64_t t = 0; t < h; t++) {
+        const uint32_t base = hits[t] * HAMMING_PANEL, m = masks[t];
+        const __mmask16 mlo = (__mmask16)(m & 0xffffu), mhi = (__mmask16)(m >> 16);
+        const __m512i v = _mm512_loadu_si512((const void *)(d + base));
+        const __m512i j = _mm512_add_epi32(_mm512_set1_epi32((int)base), lanes);
+        const int64_t nlo = __builtin_popcount(m & 0xffffu);
+        _mm512_storeu_si512((void *)(pos + w), _mm512_maskz_compress_epi32(mlo, j));
+        _mm512_storeu_si512((void *)(dist + w), _mm512_maskz_compress_epi32(mlo, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v))));
+        _mm512_storeu_si512((void *)(pos + w + nlo),
+                            _mm512_maskz_compress_epi32(mhi, _mm512_add_epi32(j, _mm512_set1_epi32(16))));
+        _mm512_storeu_si512((void *)(dist + w + nlo),
+                            _mm512_maskz_compress_epi32(mhi, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(v, 1))));
+        w += __builtin_popcount(m);
+    }
+    return w;
+}
+
+/*
+ * Prefix kernel: the panel kernel's distances, and while they are in
+ * registers their group minima (vpminuw; with gv == 1 in a register per
+ * query, else in work), then the bound kernel's search on the minima. The
+ * last partial panel is padded with 65535.
+ */
+static inline __attribute__((always_inline)) void prefix_rows_avx512(const uint64_t *q, int64_t lda, const int rows,
+                                                                     const uint64_t *panels, int64_t nb, int64_t words,
+                                                                     int64_t k, int64_t gv, uint16_t *d, int64_t ldd,
+                                                                     uint16_t *work, uint32_t *t0)
+{
+    const int64_t g = HAMMING_PANEL * gv;
+    __m512i gmin[PANEL_MAX_ROWS];
+    for (int r = 0; r < rows; r++) {
+        gmin[r] = _mm512_set1_epi16(-1);
+        for (int64_t i = 0; i < gv; i++)
+            _mm512_storeu_si512((void *)(work + r * g + i * HAMMING_PANEL), gmin[r]);
+    }
+    int64_t j = 0, slot = 0;
+    for (; j + HAMMING_PANEL <= nb; j += HAMMING_PANEL) {
+        __m512i acc[PANEL_MAX_ROWS][4];
+        panel_counts_avx512(q, lda, rows, panels + j * words, words, acc);
+#pragma GCC unroll 4
+        for (int r = 0; r < rows; r++) {
+            const __m512i v = pack_fields16_avx512(acc[r]);
+            _mm512_storeu_si512((void *)(d + r * ldd + j), v);
+            if (gv == 1) {
+                gmin[r] = _mm512_min_epu16(gmin[r], v);
+            } else {
+                uint16_t *w = work + r * g + slot * HAMMING_PANEL;
+                _mm512_storeu_si512((void *)w, _mm512_min_epu16(_mm512_loadu_si512((const void *)w), v));
+            }
+        }
+        slot = slot + 1 == gv ? 0 : slot + 1;
+    }
+    if (j < nb) { /* the last partial panel, padded with 65535 */
+        __m512i acc[PANEL_MAX_ROWS][4];
+        panel_counts_avx512(q, lda, rows, panels + j * words, words, acc);
+        const __mmask32 valid = (__mmask32)((UINT64_C(1) << (nb - j)) - 1);
+        for (int r = 0; r < rows; r++) {
+            const __m512i v = pack_fields16_avx512(acc[r]);
+            _mm512_mask_storeu_epi16(d + r * ldd + j, valid, v);
+            const __m512i vv = _mm512_mask_mov_epi16(_mm512_set1_epi16(-1), valid, v);
+            if (gv == 1) {
+                gmin[r] = _mm512_min_epu16(gmin[r], vv);
+            } else {
+                uint16_t *w = work + r * g + slot * HAMMING_PANEL;
+                _mm512_storeu_si512((void *)w, _mm512_min_epu16(_mm512_loadu_si512((const void *)w), vv));
+            }
+        }
+    }
+    for (int r = 0; r < rows; r++) {
+        if (gv == 1)
+            _mm512_storeu_si512((void *)(work + r * g), gmin[r]);
+        /* the search runs between the smallest and the largest minimum */
+        __m512i lo_v = _mm512_loadu_si512((const void *)(work + r * g)), hi_v = lo_v;
+        for (int64_t a = 1; a < gv; a++) {
+            const __m512i x = _mm512_loadu_si512((const void *)(work + r * g + a * HAMMING_PANEL));
+            lo_v = _mm512_min_epu16(lo_v, x);
+            hi_v = _mm512_max_epu16(hi_v, x);
+        }
+        uint16_t lanes_lo[HAMMING_PANEL], lanes_hi[HAMMING_PANEL];
+        _mm512_storeu_si512((void *)lanes_lo, lo_v);
+        _mm512_storeu_si512((void *)lanes_hi, hi_v);
+        uint32_t lo = 65535, hi = 0;
+        for (int l = 0; l < HAMMING_PANEL; l++) {
+            lo = lanes_lo[l] < lo ? lanes_lo[l] : lo;
+            hi = lanes_hi[l] > hi ? lanes_hi[l] : hi;
+        }
+        while (lo < hi) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            const __m512i lim = _mm512_set1_epi16((short)mid);
+            int64_t le = 0;
+            for (int64_t a = 0; a < gv; a++)
+                le += __builtin_popcount((uint32_t)_mm512_cmple_epu16_mask(
+                    _mm512_loadu_si512((const void *)(work + r * g + a * HAMMING_PANEL)), lim));
+            if (le >= k)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        t0[r] = lo;
+    }
+}
+
+void hamming_prefix_avx512_vpopcntdq(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                                     int64_t words, int64_t k, int64_t gv, uint16_t *d, int64_t ldd, uint16_t *work,
+                                     uint32_t *t0)
+{
+    const int64_t g = HAMMING_PANEL * gv;
+    int64_t i = 0;
+    for (; i + 4 <= na; i += 4)
+        prefix_rows_avx512(a + i * lda, lda, 4, panels, nb, words, k, gv, d + i * ldd, ldd, work + i * g, t0 + i);
+    const uint64_t *q = a + i * lda;
+    switch (na - i) {
+    case 3:
+        prefix_rows_avx512(q, lda, 3, panels, nb, words, k, gv, d + i * ldd, ldd, work + i * g, t0 + i);
+        break;
+    case 2:
+        prefix_rows_avx512(q, lda, 2, panels, nb, words, k, gv, d + i * ldd, ldd, work + i * g, t0 + i);
+        break;
+    case 1:
+        prefix_rows_avx512(q, lda, 1, panels, nb, words, k, gv, d + i * ldd, ldd, work + i * g, t0 + i);
+        break;
+    default:
+        break;
+    }
+}
+
+/*
+ * Place kernel: the distances present, smallest first, each found as the
+ * minimum of those above the last one (a masked reduction), and the codes
+ * at that distance compressed into the output in array order (whole-vector
+ * stores into the room past the count: an empty mask adds nothing, so no
+ * branch on the data) until k are out: no histogram, so no chain of stores
+ * and loads through it. Up to 64 codes are held in four vectors; more go
+ * through the scalar kernel.
+ */
+void hamming_place_avx512(const uint32_t *pos, const uint32_t *dist, int64_t e, int64_t k, int64_t base, uint32_t lo,
+                          uint32_t hi, uint32_t *hist, int64_t *out_idx, uint32_t *out_dist)
+{
+    if (e > 64) {
+        hamming_place_scalar(pos, dist, e, k, base, lo, hi, hist, out_idx, out_dist);
+        return;
+    }
+    __m512i dv[4], pv[4];
+    __mmask16 valid[4];
+    const int nv = (int)((e + 15) / 16);
+    for (int v = 0; v < nv; v++) {
+        const int64_t rest = e - 16 * v;
+        valid[v] = rest >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << rest) - 1u);
+        dv[v] = _mm512_maskz_loadu_epi32(valid[v], dist + 16 * v);
+        pv[v] = _mm512_maskz_loadu_epi32(valid[v], pos + 16 * v);
+    }
+    const __m512i base_v = _mm512_set1_epi64((long long)base);
+    int64_t w = 0;
+    uint32_t t = lo;
+    for (;;) {
+        const __m512i tv = _mm512_set1_epi32((int)t);
+        for (int v = 0; v < nv; v++) {
+            const __mmask16 m = _mm512_mask_cmpeq_epi32_mask(valid[v], dv[v], tv);
+            const __m512i pc = _mm512_maskz_compress_epi32(m, pv[v]);
+            _mm512_storeu_si512((void *)(out_idx + w),
+                                _mm512_add_epi64(base_v, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(pc))));
+            _mm512_storeu_si512((void *)(out_idx + w + 8),
+                                _mm512_add_epi64(base_v, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(pc, 1))));
+            _mm512_storeu_si512((void *)(out_dist + w), _mm512_maskz_compress_epi32(m, dv[v]));
+            w += __builtin_popcount(m);
+        }
+        if (w >= k || t >= hi)
+            break;
+        /* the next distance present: the smallest above t */
+        __m512i next = _mm512_set1_epi32(-1);
+        for (int v = 0; v < nv; v++)
+            next = _mm512_mask_min_epu32(next, _mm512_mask_cmpgt_epu32_mask(valid[v], dv[v], tv), next, dv[v]);
+        t = (uint32_t)_mm512_reduce_min_epu32(next);
     }
 }

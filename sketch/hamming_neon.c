@@ -1,6 +1,6 @@
 /*
  * hamming_neon.c - AArch64 Advanced SIMD Hamming kernels (see
- * hamming_kernels.h): the row kernel, the panel kernel and the top-k select kernel.
+ * hamming_kernels.h): the row kernel, the panel kernel and the top-k filter kernel.
  *
  * CNT (vcntq_u8) counts the bits of each byte. The row kernel xors two words
  * of a code with the query per vector and adds byte counts for up to 31
@@ -104,27 +104,63 @@ void hamming_panel_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64
     }
 }
 
-/* Select kernel: the panel's counts, each compared with the limit. */
-void hamming_select_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
-                         int64_t words, const uint32_t *limit, uint32_t *pos, uint32_t *dist, int64_t ldp,
-                         int64_t *count)
+/*
+ * Filter kernel: a panel's 32 distances are four vectors of 16-bit lanes,
+ * compared with the limit (CMHS); each lane's result keeps its own bit
+ * (lane i: bit i of an 8-bit group, ADDV folds a vector to its 8 bits). The
+ * panel is appended without a branch; the last partial panel goes through
+ * a copy padded with distances above the limit.
+ */
+static inline uint32_t panel_mask_neon(const uint16_t *d, uint16x8_t lim)
 {
-    for (int64_t i = 0; i < na; i++) {
-        const uint64_t *q = a + i * lda;
-        uint32_t *p = pos + i * ldp, *dd = dist + i * ldp;
-        int64_t cnt = 0;
-        for (int64_t j = 0; j < nb; j += HAMMING_PANEL) {
-            uint64_t sums[HAMMING_PANEL];
-            panel_sums_neon(q, panels + j * words, words, sums);
-            const int64_t n = nb - j < HAMMING_PANEL ? nb - j : HAMMING_PANEL;
-            for (int64_t c = 0; c < n; c++) {
-                const uint64_t d = sums[(c % 4) * 8 + c / 4];
-                if (d <= limit[i]) {
-                    p[cnt] = (uint32_t)(j + c);
-                    dd[cnt++] = (uint32_t)d;
-                }
-            }
-        }
-        count[i] = cnt;
+    static const uint16_t bit_values[8] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+    const uint16x8_t bits = vld1q_u16(bit_values);
+    uint32_t m = 0;
+    for (int q = 0; q < 4; q++) {
+        const uint16x8_t le = vcleq_u16(vld1q_u16(d + 8 * q), lim);
+        m |= (uint32_t)vaddvq_u16(vandq_u16(le, bits)) << (8 * q);
     }
+    return m;
+}
+
+int64_t hamming_filter_neon(const uint16_t *d, int64_t n, uint32_t t, uint32_t *hits, uint32_t *masks)
+{
+    const uint16x8_t lim = vdupq_n_u16((uint16_t)(t > 65535 ? 65535 : t)); /* distances are at most 65535 */
+    int64_t h = 0, p = 0;
+    for (; (p + 1) * HAMMING_PANEL <= n; p++) {
+        const uint32_t m = panel_mask_neon(d + p * HAMMING_PANEL, lim);
+        hits[h] = (uint32_t)p;
+        masks[h] = m;
+        h += m != 0;
+    }
+    const int64_t rest = n - p * HAMMING_PANEL;
+    if (rest > 0) {
+        uint16_t tmp[HAMMING_PANEL];
+        for (int64_t c = 0; c < HAMMING_PANEL; c++)
+            tmp[c] = c < rest ? d[p * HAMMING_PANEL + c] : 0;
+        const uint32_t m = panel_mask_neon(tmp, lim) & (uint32_t)((UINT64_C(1) << rest) - 1);
+        hits[h] = (uint32_t)p;
+        masks[h] = m;
+        h += m != 0;
+    }
+    return h;
+}
+
+/* Scan kernel: the panel kernel, then the filter kernel on each row. */
+void hamming_scan_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb, int64_t words,
+                       const uint32_t *limit, uint16_t *d, int64_t ldd, uint32_t *hits, uint32_t *masks, int64_t ldh,
+                       int64_t *nhits)
+{
+    hamming_panel_neon(a, lda, na, panels, nb, words, d, ldd, 0, 0);
+    for (int64_t i = 0; i < na; i++)
+        nhits[i] = hamming_filter_neon(d + i * ldd, nb, limit[i], hits + i * ldh, masks + i * ldh);
+}
+
+/* Prefix kernel: the panel kernel, then the bound kernel on each row. */
+void hamming_prefix_neon(const uint64_t *a, int64_t lda, int64_t na, const uint64_t *panels, int64_t nb,
+                         int64_t words, int64_t k, int64_t gv, uint16_t *d, int64_t ldd, uint16_t *work, uint32_t *t0)
+{
+    hamming_panel_neon(a, lda, na, panels, nb, words, d, ldd, 0, 0);
+    for (int64_t i = 0; i < na; i++)
+        t0[i] = hamming_bound_scalar(d + i * ldd, nb, k, gv, work);
 }

@@ -6,7 +6,8 @@
  * thread counts (and ISA paths for the sketch families); exact_topk agrees
  * with a brute-force reference; bad input gets its status with the outputs
  * untouched. Internals: the refinement's dot kernels equal the scalar one
- * bit for bit, and the streaming selection equals a full sort.
+ * bit for bit, the selection's collect kernels equal the scalar one, and the
+ * streaming selection equals a full sort on every ISA path.
  */
 #include <math.h>
 #include <string.h>
@@ -372,32 +373,194 @@ START_TEST(streaming_selection_equals_full_sort)
     scored_index *all = malloc(sizeof(scored_index) * n);
     uint64_t rng = 8;
     const int64_t rs[] = { 1, 2, 7, 64, 100, 4999, 5000, 6000 };
-    for (int pattern = 0; pattern < 3; pattern++) {
-        for (int64_t j = 0; j < n; j++) /* random, many ties, increasing (every score enters) */
-            score[j] = pattern == 0 ? test_rng_uniform(&rng) : pattern == 1 ? (float)(j % 17) : (float)j;
+    const int64_t blocks[] = { 333, 64, 5000 }; /* blocks that do not divide the step, vector multiples, one */
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int pattern = 0; pattern < 4; pattern++) {
+        for (int64_t j = 0; j < n; j++) /* random, many ties, increasing (every score enters), decreasing */
+            score[j] = pattern == 0   ? test_rng_uniform(&rng)
+                       : pattern == 1 ? (float)(j % 17)
+                       : pattern == 2 ? (float)j
+                                      : (float)(n - j);
         for (int64_t j = 0; j < n; j++)
             all[j] = (scored_index){ score[j], j };
         scored_sort(all, n);
-        for (size_t ri = 0; ri < sizeof rs / sizeof rs[0]; ri++) {
-            const int64_t r = rs[ri];
-            scored_index *buf = malloc(sizeof(scored_index) * (size_t)top_select_capacity(r));
-            top_select sel;
-            top_select_init(&sel, buf, r);
-            for (int64_t j0 = 0; j0 < n; j0 += 333) /* blocks that do not divide the step */
-                top_select_feed(&sel, score + j0, j0, n - j0 < 333 ? n - j0 : 333);
-            const int64_t got = top_select_finish(&sel);
-            ck_assert_int_eq(got, r < n ? r : n);
-            for (int64_t t = 0; t < got; t++)
-                ck_assert_msg(buf[t].index == all[t].index && buf[t].score == all[t].score,
-                              "pattern %d r %lld rank %lld: %lld vs %lld", pattern, (long long)r, (long long)t,
-                              (long long)buf[t].index, (long long)all[t].index);
-            free(buf);
-        }
+        for (int q = 0; q < nisa; q++)
+            for (size_t bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++)
+                for (size_t ri = 0; ri < sizeof rs / sizeof rs[0]; ri++) {
+                    const int64_t r = rs[ri], block = blocks[bi];
+                    scored_index *buf = malloc(sizeof(scored_index) * (size_t)top_select_capacity(r));
+                    top_select sel;
+                    top_select_init(&sel, buf, r, isas[q]);
+                    for (int64_t j0 = 0; j0 < n; j0 += block)
+                        top_select_feed(&sel, score + j0, j0, n - j0 < block ? n - j0 : block);
+                    const int sorted = bi != 1; /* unsorted: the same set, in increasing column */
+                    const int64_t got = top_select_finish(&sel, sorted);
+                    ck_assert_int_eq(got, r < n ? r : n);
+                    if (!sorted) {
+                        for (int64_t t = 1; t < got; t++)
+                            ck_assert(buf[t - 1].index < buf[t].index);
+                        scored_sort(buf, got);
+                    }
+                    for (int64_t t = 0; t < got; t++)
+                        ck_assert_msg(buf[t].index == all[t].index && buf[t].score == all[t].score,
+                                      "%s pattern %d block %lld r %lld rank %lld: %lld vs %lld",
+                                      smm_isa_name(isas[q]), pattern, (long long)block, (long long)r, (long long)t,
+                                      (long long)buf[t].index, (long long)all[t].index);
+                    free(buf);
+                }
     }
     for (int64_t t = 1; t < n; t++) /* the order: larger score first, then smaller index */
         ck_assert(all[t - 1].score > all[t].score ||
                   (all[t - 1].score == all[t].score && all[t - 1].index < all[t].index));
     free(score), free(all);
+}
+END_TEST
+
+/*
+ * The selection's collect kernels of every path give the scalar twin's answer: lengths around the vector widths,
+ * passing scores anywhere, room for a few steps or none, and nothing written outside the room.
+ */
+START_TEST(select_collect_kernels_match_scalar)
+{
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    const int64_t max_len = 150, max_room = 4 * TOP_SELECT_STEP + 3;
+    uint64_t rng = 17;
+    float *want_s = malloc(sizeof(float) * (size_t)(max_room + 8)), *got_s = malloc(sizeof(float) * (size_t)(max_room + 8));
+    int64_t *want_i = malloc(sizeof(int64_t) * (size_t)(max_room + 8)),
+            *got_i = malloc(sizeof(int64_t) * (size_t)(max_room + 8));
+    for (int64_t len = 0; len <= max_len; len++) {
+        /* exactly len floats: a kernel reading past the range fails under the sanitizers */
+        float *s = malloc(sizeof(float) * (size_t)(len > 0 ? len : 1));
+        for (int pattern = 0; pattern < 4; pattern++) {
+            for (int64_t t = 0; t < len; t++) { /* none, sparse, dense, all passing the threshold 0.5 */
+                const float u = test_rng_uniform(&rng);
+                s[t] = pattern == 0 ? u * 0.5f - 1.0f
+                       : pattern == 1 ? (test_rng_next(&rng) % 23 == 0 ? 1.0f + u : -u)
+                       : pattern == 2 ? u
+                                      : 2.0f + u;
+            }
+            const int64_t rooms[] = { 0, TOP_SELECT_STEP - 1, TOP_SELECT_STEP, TOP_SELECT_STEP + 5, 3 * TOP_SELECT_STEP,
+                                      max_room };
+            for (size_t ri = 0; ri < sizeof rooms / sizeof rooms[0]; ri++) {
+                const int64_t room = rooms[ri], j0 = 1000 + len;
+                for (int64_t t = 0; t < max_room + 8; t++) {
+                    want_s[t] = got_s[t] = -7.0f;
+                    want_i[t] = got_i[t] = -7;
+                }
+                int64_t want_w = -1;
+                const int64_t want = top_select_collect_scalar(s, len, 0.5f, j0, want_s, want_i, room, &want_w);
+                /* the definition: whole steps while a step fits, the passing scores in order */
+                int64_t t = 0, w = 0;
+                while (t < len && room - w >= TOP_SELECT_STEP) {
+                    const int64_t end = len - t < TOP_SELECT_STEP ? len : t + TOP_SELECT_STEP;
+                    for (; t < end; t++)
+                        if (s[t] > 0.5f) {
+                            ck_assert(want_s[w] == s[t] && want_i[w] == j0 + t);
+                            w++;
+                        }
+                }
+                ck_assert_int_eq(want, t);
+                ck_assert_int_eq(want_w, w);
+                for (int q = 0; q < nisa; q++) {
+                    const top_select_kernels *row = top_select_kernels_for(isas[q]);
+                    for (int64_t u = 0; u < max_room + 8; u++) {
+                        got_s[u] = -7.0f;
+                        got_i[u] = -7;
+                    }
+                    int64_t got_w = -1;
+                    const int64_t got = row->collect(s, len, 0.5f, j0, got_s, got_i, room, &got_w);
+                    ck_assert_msg(got == want && got_w == want_w &&
+                                      memcmp(got_s, want_s, sizeof(float) * (size_t)want_w) == 0 &&
+                                      memcmp(got_i, want_i, sizeof(int64_t) * (size_t)want_w) == 0,
+                                  "%s len %lld pattern %d room %lld", row->head.name, (long long)len, pattern,
+                                  (long long)room);
+                    for (int64_t u = room; u < max_room + 8; u++) /* nothing written past the room */
+                        ck_assert(got_s[u] == -7.0f && got_i[u] == -7);
+                }
+            }
+        }
+        free(s);
+    }
+    free(want_s), free(got_s), free(want_i), free(got_i);
+    ck_assert(top_select_kernels_for(SMM_ISA_SCALAR)->collect == top_select_collect_scalar);
+    ck_assert(top_select_kernels_for(SMM_ISA_AUTO)->collect == top_select_collect_scalar);
+#if defined(__x86_64__)
+    if (smm_isa_supported(SMM_ISA_AVX2))
+        ck_assert(top_select_kernels_for(SMM_ISA_AVX2)->collect == top_select_collect_avx2);
+    if (smm_isa_supported(SMM_ISA_AVX512))
+        ck_assert(top_select_kernels_for(SMM_ISA_AVX512)->collect == top_select_collect_avx512);
+#endif
+#if defined(__aarch64__)
+    ck_assert(top_select_kernels_for(SMM_ISA_NEON)->collect == top_select_collect_neon);
+#endif
+}
+END_TEST
+
+/*
+ * The score stream's tasks (topk_stream.h): few rows against many columns split the columns among the threads and
+ * merge; many rows do not. Either way exact_topk returns, for every thread count, the top-k of exact_sgemm's own full
+ * product (the same rounding: the inner dimension is under exact_sgemm's kc), and the classical methods' top-k is the
+ * same for every thread count.
+ */
+START_TEST(stream_splits_give_the_full_product_top_k)
+{
+    const int64_t n = 9000, k = 20, topk = 7;
+    const int64_t ms[] = { 1, 3, 70, 200 };
+    float *A = malloc(sizeof(float) * 200 * k), *Bt = malloc(sizeof(float) * n * k), *C = malloc(sizeof(float) * 200 * n);
+    int64_t *idx = malloc(sizeof(int64_t) * 200 * topk), *ref_idx = malloc(sizeof(int64_t) * 200 * topk);
+    float *val = malloc(sizeof(float) * 200 * topk), *ref_val = malloc(sizeof(float) * 200 * topk);
+    scored_index *row = malloc(sizeof(scored_index) * n);
+    ck_assert(A && Bt && C && idx && ref_idx && val && ref_val && row);
+    uint64_t rng = 21;
+    test_fill_uniform(A, 200 * k, &rng);
+    test_fill_uniform(Bt, n * k, &rng);
+    for (int64_t j = 0; j < n; j += 97) /* ties: repeated columns */
+        memcpy(Bt + ((j * 7) % n) * k, Bt + j * k, sizeof(float) * k);
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
+        const int64_t m = ms[mi];
+        ck_assert_int_eq(smm_set_num_threads(1), SMM_OK);
+        ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, 1.0f, A, k, Bt, k, 0.0f, C, n),
+                         SMM_OK);
+        for (int64_t i = 0; i < m; i++) {
+            for (int64_t j = 0; j < n; j++)
+                row[j] = (scored_index){ C[i * n + j], j };
+            scored_first(row, n, topk);
+            for (int64_t t = 0; t < topk; t++) {
+                ref_idx[i * topk + t] = row[t].index;
+                ref_val[i * topk + t] = row[t].score;
+            }
+        }
+        for (int threads = 1; threads <= 3; threads++) {
+            ck_assert_int_eq(smm_set_num_threads(threads), SMM_OK);
+            ck_assert_int_eq(
+                exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, topk, idx, val, topk), SMM_OK);
+            ck_assert_msg(memcmp(idx, ref_idx, sizeof(int64_t) * (size_t)(m * topk)) == 0 &&
+                              memcmp(val, ref_val, sizeof(float) * (size_t)(m * topk)) == 0,
+                          "exact_topk m %lld threads %d", (long long)m, threads);
+        }
+        /* a classical method: the same candidates and result for every thread count */
+        approx_options o = options_for(SKETCH_GAUSSIAN_PROJECTION);
+        o.sketch_dim = 16;
+        o.candidates = 50;
+        for (int threads = 1; threads <= 3; threads++) {
+            o.num_threads = threads;
+            ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, topk, idx, val,
+                                         topk, &o),
+                             SMM_OK);
+            if (threads == 1) {
+                memcpy(ref_idx, idx, sizeof(int64_t) * (size_t)(m * topk));
+                memcpy(ref_val, val, sizeof(float) * (size_t)(m * topk));
+            } else {
+                ck_assert_msg(memcmp(idx, ref_idx, sizeof(int64_t) * (size_t)(m * topk)) == 0 &&
+                                  memcmp(val, ref_val, sizeof(float) * (size_t)(m * topk)) == 0,
+                              "gaussian projection m %lld threads %d", (long long)m, threads);
+            }
+        }
+    }
+    test_restore_defaults();
+    free(A), free(Bt), free(C), free(idx), free(ref_idx), free(val), free(ref_val), free(row);
 }
 END_TEST
 
@@ -643,6 +806,8 @@ int main(void)
     tcase_add_test(tc, dot_kernels_match_scalar);
     tcase_add_test(tc, phase_times_of_the_last_call);
     tcase_add_test(tc, streaming_selection_equals_full_sort);
+    tcase_add_test(tc, select_collect_kernels_match_scalar);
+    tcase_add_test(tc, stream_splits_give_the_full_product_top_k);
     tcase_add_test(tc, exact_topk_rejects_non_finite_input);
     tcase_add_test(tc, zero_dimensions_are_bad_size);
     tcase_add_test(tc, topk_outputs_must_not_overlap_inputs);

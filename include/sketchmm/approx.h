@@ -299,9 +299,12 @@ SMM_API smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layo
  * Values are exact; only recall is approximate (with candidates = n the
  * result is the exact top-k). Cost: the estimate (see the methods; the
  * sketch families compute it for 8 rows against 512 codes at a time, the
- * classical methods as SGEMM blocks), a selection pass over the n estimates
- * of each row (one comparison each, plus O(candidates) per cut of the kept
- * list), and 2 candidates k flops of refinement per row. The refinement
+ * classical and data-aware methods as one-thread SGEMM or scan blocks of 64
+ * to 256 rows by 2048 columns, each selected from while in cache), a
+ * selection pass over the n estimates of each row (one vector compare per 16
+ * estimates against a running threshold; those above it are kept, about
+ * candidates ln(n / candidates) of them on random order, plus O(candidates)
+ * per cut), and 2 candidates k flops of refinement per row. The refinement
  * reads each candidate's vector of op(B): the pairs of 2048 rows at a time
  * are visited in column order, so op(B) is streamed about once per 2048
  * rows, but the rows' own vectors are then re-read from cache for every
