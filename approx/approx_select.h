@@ -24,6 +24,24 @@ void scored_sort(scored_index *a, int64_t count);
 void scored_first(scored_index *a, int64_t count, int64_t r);
 
 #define TOP_SELECT_STEP 16
+
+/*
+ * Append scores t .. t + step - 1 of s that exceed threshold (with their
+ * columns j0 + t + u) at score_out[w], index_out[w] ..: every score is
+ * written and the passing ones counted, branch-free. Returns the new w.
+ * The tail of the collect kernels (approx_select_*.c) once a step has a
+ * passing score.
+ */
+static inline int64_t top_select_append(const float *s, int64_t t, int64_t step, float threshold, int64_t j0,
+                                        float *score_out, int64_t *index_out, int64_t w)
+{
+    for (int64_t u = 0; u < step; u++) {
+        score_out[w] = s[t + u];
+        index_out[w] = j0 + t + u;
+        w += s[t + u] > threshold;
+    }
+    return w;
+}
 #define TOP_SELECT_SLACK 4
 
 /*

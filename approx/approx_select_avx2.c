@@ -8,18 +8,6 @@
 
 #include "approx/approx_select.h"
 
-/* Append the passing scores of s[0 .. step) (step <= TOP_SELECT_STEP) at w; returns the new w. */
-static inline int64_t append_step(const float *s, int64_t step, float threshold, int64_t j, float *score_out,
-                                  int64_t *index_out, int64_t w)
-{
-    for (int64_t u = 0; u < step; u++) {
-        score_out[w] = s[u];
-        index_out[w] = j + u;
-        w += s[u] > threshold;
-    }
-    return w;
-}
-
 int64_t top_select_collect_avx2(const float *s, int64_t len, float threshold, int64_t j0, float *score_out,
                                 int64_t *index_out, int64_t room, int64_t *written)
 {
@@ -38,7 +26,7 @@ int64_t top_select_collect_avx2(const float *s, int64_t len, float threshold, in
             }
             const __m256 first = _mm256_or_ps(g0, g1);
             if (!_mm256_testz_ps(first, first))
-                w = append_step(s + t, TOP_SELECT_STEP, threshold, j0 + t, score_out, index_out, w);
+                w = top_select_append(s, t, TOP_SELECT_STEP, threshold, j0, score_out, index_out, w);
             t += TOP_SELECT_STEP;
             continue; /* the second step after the room check */
         }
@@ -47,7 +35,7 @@ int64_t top_select_collect_avx2(const float *s, int64_t len, float threshold, in
         for (int64_t u = 0; u < step; u++)
             any |= s[t + u] > threshold;
         if (any)
-            w = append_step(s + t, step, threshold, j0 + t, score_out, index_out, w);
+            w = top_select_append(s, t, step, threshold, j0, score_out, index_out, w);
         t += step;
     }
     *written = w;

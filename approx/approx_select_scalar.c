@@ -17,11 +17,7 @@ int64_t top_select_collect_scalar(const float *s, int64_t len, float threshold, 
         for (int64_t u = 0; u < step; u++)
             any |= s[t + u] > threshold;
         if (any)
-            for (int64_t u = 0; u < step; u++) {
-                score_out[w] = s[t + u];
-                index_out[w] = j0 + t + u;
-                w += s[t + u] > threshold;
-            }
+            w = top_select_append(s, t, step, threshold, j0, score_out, index_out, w);
         t += step;
     }
     *written = w;
