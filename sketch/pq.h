@@ -241,11 +241,12 @@ void pq_lut(const pq_codebook *cb, const float *Q, int64_t rows, int64_t ld, uin
  * lut or codes; any alignment. Writes exactly those rows x cols entries;
  * never fails; identical on every ISA path. Kernels: SMM_KERNELS_FOR on the
  * table of pq_scan.c for `isa` (the caller resolved it from its context:
- * ctx.isa). Up to 24 KiB of tables (e.g. 15 rows at M = 98) all rows go
- * through each block of codes in one pass over the codes; more rows are
- * taken in groups of that size over tiles of 256 KiB of codes (tables in
- * L1, codes in L2). Single-threaded. Cost rows * cols * M lookups (about
- * 1e11 per second per core with AVX-512 on Zen 5, 6e10 with AVX2).
+ * ctx.isa). Rows are taken in groups of the most rows, a multiple of 8
+ * (at least 8), whose tables fit 32 KiB (16 rows at M = 98, 8 at M = 196):
+ * one group makes one pass over the codes, more go over tiles of 256 KiB of
+ * codes (tables in L1, codes in L2). Single-threaded. Cost rows * cols * M lookups (about
+ * 1.5e11 per second per core with AVX-512 VBMI + VNNI on Zen 5 at M = 98..196,
+ * 5e10 with AVX2; sketchmm_bench pqscan).
  */
 void pq_scan(smm_isa isa, const uint8_t *lut, int64_t rows, int32_t M, const uint8_t *codes, int64_t j0,
              int64_t cols, uint32_t *out, int64_t ldo);
@@ -260,7 +261,7 @@ void pq_scan(smm_isa isa, const uint8_t *lut, int64_t rows, int32_t M, const uin
 void pq_scan_float(smm_isa isa, const uint8_t *lut, const float *scale, const float *bias, int64_t rows,
                    int32_t M, const uint8_t *codes, int64_t j0, int64_t cols, float *out, int64_t ldo);
 
-/* Name of the scan kernel that runs on path isa ("scalar", "avx2_pshufb", "avx512_pshufb", "neon_tbl"). */
+/* Name of the scan kernel that runs on path isa ("scalar", "avx2_pshufb", "avx512_vpermb", "neon_tbl"). */
 const char *pq_scan_kernel_name(smm_isa isa);
 
 #endif /* SKETCH_PQ_H */

@@ -5,8 +5,8 @@
  *
  *   scalar  -> pq_scan_scalar (plain C, the reference)
  *   avx2    -> pq_scan_avx2   (vpshufb on ymm: 2 subspaces per shuffle)
- *   avx512  -> pq_scan_avx512 (vpshufb on zmm: 4 subspaces per shuffle;
- *              AVX-512 BW only, so the row needs no extra CPU feature)
+ *   avx512  -> pq_scan_avx512 (vpermb on zmm: 4 subspaces per permute,
+ *              vpdpbusd sums; the row needs AVX512_VBMI and AVX512_VNNI)
  *   neon    -> pq_scan_neon   (tbl: 1 subspace per shuffle)
  *
  * pq_scan cuts the work into tiles of codes that stay in L2 and groups of
@@ -23,7 +23,7 @@ static const pq_scan_kernels pq_scan_table[SMM_ISA_COUNT] = {
     [SMM_ISA_SCALAR] = { { "scalar", 0 }, pq_scan_scalar },
 #if defined(__x86_64__)
     [SMM_ISA_AVX2] = { { "avx2_pshufb", 0 }, pq_scan_avx2 },
-    [SMM_ISA_AVX512] = { { "avx512_pshufb", 0 }, pq_scan_avx512 },
+    [SMM_ISA_AVX512] = { { "avx512_vpermb", SMM_CPU_VBMI | SMM_CPU_VNNI }, pq_scan_avx512 },
 #endif
 #if defined(__aarch64__)
     [SMM_ISA_NEON] = { { "neon_tbl", 0 }, pq_scan_neon },
@@ -48,7 +48,7 @@ const char *pq_scan_kernel_name(smm_isa isa)
  * kernel reads each block once for all the group's rows.
  */
 #define PQ_SCAN_TILE_BYTES (256 * 1024)
-#define PQ_SCAN_GROUP_LUT_BYTES (24 * 1024)
+#define PQ_SCAN_GROUP_LUT_BYTES (32 * 1024)
 
 static int64_t group_rows(int32_t M)
 {

@@ -21,19 +21,25 @@
  * values of vectors 0..15 of the block, by the high nibbles those of
  * vectors 16..31. Values are summed in uint16 lanes and widened into uint32
  * totals after every PQ_SCAN_CHUNK = 256 subspaces (256 * 255 = 65280 fits
- * uint16), so sums are exact for every M. Each pass over a block serves
- * several query rows (one code load and nibble split per 4 tables: 4 rows
- * on avx512 and neon, 2 on avx2, whose 16 ymm registers hold the
- * accumulators of 2 rows without spills); blocks are the outer loop, rows
- * the inner one, so a block of codes is read from memory once per call.
- *   avx512: one zmm holds 4 subspaces' code bytes (64 contiguous bytes) and
- *           4 subspaces' tables (vpshufb works per 128-bit lane); the pairs of
- *           bytes of a shuffle result are summed as uint16 words (even
- *           vector + 256 * odd vector, wrapping) beside the words shifted
- *           right by 8 (the odd vectors), which recover the even sums by a
- *           subtraction; at the flush the 4 lanes are folded into the sums
- *           of the 4 subspaces. AVX-512 BW only (no `needs`).
- *   avx2:   the same with 2 subspaces per ymm.
+ * uint16), so sums are exact for every M (avx512 sums in uint32 at once).
+ * Each pass over a block serves several query rows (one code load and
+ * nibble split for 8 rows on avx512, 4 on neon, 2 on avx2, whose 16 ymm
+ * registers hold the accumulators of 2 rows without spills); blocks are the
+ * outer loop, rows the inner one, so a block of codes is read from memory
+ * once per call.
+ *   avx512: one zmm holds 4 subspaces' code bytes (64 contiguous bytes),
+ *           transposed by vpermb so that each dword holds one vector's 4
+ *           codes, and 4 subspaces' tables (64 bytes): vpermb looks up all
+ *           64 bytes at once (index 16 s + code), and vpdpbusd with ones
+ *           adds each dword's 4 lookups into the vector's uint32 sum (exact
+ *           for every M, no uint16 stage). Needs AVX512_VBMI and
+ *           AVX512_VNNI (`needs`); without them the avx2 row runs.
+ *   avx2:   one ymm holds 2 subspaces' code bytes and tables (vpshufb works
+ *           per 128-bit lane); the pairs of bytes of a shuffle result are
+ *           summed as uint16 words (even vector + 256 * odd vector,
+ *           wrapping) beside the words shifted right by 8 (the odd
+ *           vectors), which recover the even sums by a subtraction; at the
+ *           flush the 2 lanes are folded into the sums of the 2 subspaces.
  *   neon:   one subspace per q register (vqtbl1q_u8), widening adds
  *           (uaddw / uaddw2) into uint16 lanes.
  *   scalar: the twin: a plain loop over subspaces into 32 uint32 sums.
@@ -49,7 +55,7 @@
 /* Subspaces summed in uint16 lanes between two widenings to uint32. */
 #define PQ_SCAN_CHUNK 256
 /* Granularity of the row groups pq_scan hands to a kernel (a multiple of every kernel's rows per pass). */
-#define PQ_SCAN_ROWS 4
+#define PQ_SCAN_ROWS 8
 
 typedef void (*pq_scan_fn)(const uint8_t *lut, int64_t rows, int32_t M, const uint8_t *codes, int64_t cols,
                            uint32_t *out, int64_t ldo);
@@ -69,7 +75,7 @@ void pq_scan_neon(const uint8_t *lut, int64_t rows, int32_t M, const uint8_t *co
 
 /* The scan kernel of one ISA path: a row of the table of pq_scan.c. */
 typedef struct {
-    smm_kernel_head head; /* "scalar", "avx2_pshufb", "avx512_pshufb" or "neon_tbl" */
+    smm_kernel_head head; /* "scalar", "avx2_pshufb", "avx512_vpermb" or "neon_tbl" */
     pq_scan_fn scan;
 } pq_scan_kernels;
 

@@ -511,6 +511,18 @@ START_TEST(test_sweep_spec_good)
     ck_assert_msg(file_contains(log_path(), "dense fashion-mnist 4096x4096x784") &&
                       file_contains(log_path(), "topk fashion-mnist 10000x60000x784"),
                   "the default sweep's shapes");
+
+    /* experiments/specs/gaussian.json, the hard case that scripts/run_sweep.sh runs second: 45 configurations. */
+    snprintf(path, sizeof path, "%s/../experiments/specs/gaussian.json", dir);
+    const char *gaussian[] = { "--spec", path, "--dry-run", NULL };
+    rc = run_sweep(gaussian);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 45);
+    ck_assert_msg(file_contains(log_path(), "dense gaussian 4096x4096x784") &&
+                      file_contains(log_path(), "topk gaussian 2000x60000x784"),
+                  "the Gaussian sweep's shapes");
 }
 END_TEST
 

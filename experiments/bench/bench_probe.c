@@ -35,9 +35,15 @@ static void describe(FILE *out)
         "  Then the lookup ceiling: a loop of VPSHUFB + byte add on registers (%d chains of 512-bit\n"
         "  vectors, AVX512BW; %d of 256-bit, AVX2), in 4-bit table lookups/s (16-entry byte tables,\n"
         "  one lookup per byte lane: 64 per 512-bit VPSHUFB, 32 per 256-bit one), the ceiling of PQ\n"
-        "  fast-scan kernels. Cycles are TSC (nominal) cycles.\n",
+        "  fast-scan kernels. Then two instruction mixes of exact sums of 8-bit entries:\n"
+        "  '512-bit vpshufb+u16' (%d chains: per VPSHUFB result x two 16-bit adds and a shift,\n"
+        "  a += x, b += x >> 8, the pshufb kernels' accumulation) and '512-bit vpermb+vpdpbusd'\n"
+        "  (%d chains: a 64-entry VPERMB lookup, VPDPBUSD adding 4 bytes into 32 bits; the mix of\n"
+        "  pq_scan's AVX-512 kernel, needs AVX512_VBMI and VNNI; mode pqscan). Cycles are TSC\n"
+        "  (nominal) cycles.\n",
         FMA_PROBE_AVX512_CHAINS, FMA_PROBE_AVX2_CHAINS, THROUGHPUT_PROBE_RUNS, THROUGHPUT_PROBE_RUN_MILLISECONDS,
-        POPCOUNT_PROBE_CHAINS, SHUFFLE_PROBE_CHAINS, SHUFFLE_PROBE_CHAINS_AVX2);
+        POPCOUNT_PROBE_CHAINS, SHUFFLE_PROBE_CHAINS, SHUFFLE_PROBE_CHAINS_AVX2, SHUFFLE_PROBE_CHAINS_U16,
+        SHUFFLE_PROBE_CHAINS_VPERMB);
 }
 
 static int run_mode(void *config, FILE *csv)
@@ -84,20 +90,21 @@ static int run_mode(void *config, FILE *csv)
             fflush(stdout);
         }
     }
-    printf("\n%-16s %7s %10s %13s %19s %20s\n", "loop", "threads", "Glookups/s", "Glookups/s/thr",
+    printf("\n%-24s %7s %10s %13s %19s %20s\n", "loop", "threads", "Glookups/s", "Glookups/s/thr",
            "lookups/cycle/thr", "vpshufb/cycle/thr");
-    const shuffle_probe_width shuffles[2] = { SHUFFLE_PROBE_512, SHUFFLE_PROBE_256 };
-    for (int w = 0; w < 2; w++) {
+    const shuffle_probe_width shuffles[SHUFFLE_PROBE_WIDTHS] = { SHUFFLE_PROBE_512, SHUFFLE_PROBE_256,
+                                                                 SHUFFLE_PROBE_512_U16, SHUFFLE_PROBE_512_VPERMB };
+    for (int w = 0; w < SHUFFLE_PROBE_WIDTHS; w++) {
         const char *missing = NULL;
         if (!shuffle_probe_available(shuffles[w], &missing)) {
-            printf("%-16s unavailable: %s\n", shuffle_probe_width_name(shuffles[w]), missing);
+            printf("%-24s unavailable: %s\n", shuffle_probe_width_name(shuffles[w]), missing);
             continue;
         }
-        const double lanes = shuffles[w] == SHUFFLE_PROBE_512 ? 64.0 : 32.0;
+        const double lanes = shuffles[w] == SHUFFLE_PROBE_256 ? 32.0 : 64.0;
         for (int t = 0; t < nthreads; t++) {
             double glookups = shuffle_probe_glookups(shuffles[w], (int)threads[t]);
             double per_thread = glookups / (double)threads[t];
-            printf("%-16s %7d %10.1f %13.1f", shuffle_probe_width_name(shuffles[w]), (int)threads[t], glookups,
+            printf("%-24s %7d %10.1f %13.1f", shuffle_probe_width_name(shuffles[w]), (int)threads[t], glookups,
                    per_thread);
             if (ghz > 0.0)
                 printf(" %19.1f %20.2f\n", per_thread / ghz, per_thread / ghz / lanes);
