@@ -15,8 +15,8 @@
  *                     the rows' selections fed from it while it is in the
  *                     cache, the column split of topk_stream when the row
  *                     blocks are too few for the threads. The selection is
- *                     bench_select.h, the same algorithm as sketchmm's
- *                     (which is not public API), written again here. The
+ *                     sketchmm's own (approx/approx_select.h, linked from
+ *                     the static library, same kernels and ISA path). The
  *                     target of issue 21: exact_topk within 1.1x of this.
  *   faiss flat_ip     FAISS IndexFlatIP (exact brute force: BLAS blocks and
  *                     a heap per query).
@@ -47,7 +47,7 @@
 #include "bench_contention.h"
 #include "bench_modes.h"
 #include "bench_report.h"
-#include "bench_select.h"
+#include "approx/approx_select.h"
 #include "bench_timing.h"
 #include "cli_args.h"
 #include "data/dataset.h"
@@ -116,7 +116,7 @@ static void describe(FILE *out)
         "  N(0, 1) vectors of the same shapes (--dataset gaussian, the hard case). Contenders, each\n"
         "  on --threads threads: exact_topk; 'openblas blocks', the same %dx%d blocks of scores\n"
         "  from OpenBLAS cblas_sgemm (single-threaded per block, the threads sharing the blocks) with\n"
-        "  the same streaming selection, written again in the benchmark (bench_select.h); FAISS\n"
+        "  the same streaming selection, sketchmm's own (approx_select.h, same ISA path); FAISS\n"
         "  IndexFlatIP and IndexRefineFlat(IndexPQFastScan(M, 4 bits, inner product)) with\n"
         "  k_factor = candidates / %d (when FAISS was built in); and the sketchmm methods of\n"
         "  --methods through approx_plan_create (creation) and approx_plan_topk (queries).\n"
@@ -322,7 +322,7 @@ static double recall_of(const topk_problem *p, const int64_t *idx)
 
 typedef struct {
     peer_sgemm_fn sgemm;
-    bench_select_scan_fn scan;
+    smm_isa isa; /* the selection's kernels: sketchmm's own path */
     int threads;
     int64_t rows; /* per task */
 } openblas_blocks;
@@ -333,24 +333,24 @@ static int openblas_blocks_topk(const openblas_blocks *ob, const topk_problem *p
     const int64_t m = p->m, n = p->n, k = p->k, r = TOPK, RB = ob->rows;
     const int64_t row_blocks = (m + RB - 1) / RB, col_blocks = (n + BLOCK_COLS - 1) / BLOCK_COLS;
     const int64_t task_rows = m < RB ? m : RB, block_cols = n < BLOCK_COLS ? n : BLOCK_COLS;
-    const int64_t cap = bench_select_capacity(r), kept_r = r < n ? r : n;
+    const int64_t cap = top_select_capacity(r), kept_r = r < n ? r : n;
     int64_t csplit = 1;
     if (row_blocks < 2 * (int64_t)ob->threads) {
         csplit = (2 * (int64_t)ob->threads + row_blocks - 1) / row_blocks;
         if (csplit > col_blocks)
             csplit = col_blocks;
-        while (csplit > 1 && (double)m * (double)csplit * (double)kept_r * sizeof(bench_scored) > SPLIT_BYTES)
+        while (csplit > 1 && (double)m * (double)csplit * (double)kept_r * sizeof(scored_index) > SPLIT_BYTES)
             csplit--;
     }
     const int64_t tasks = row_blocks * csplit;
     const int team = tasks < ob->threads ? (int)tasks : ob->threads;
     const size_t block_bytes = ((size_t)(task_rows * block_cols) * sizeof(float) + 63) & ~(size_t)63;
-    const size_t sels_bytes = ((size_t)task_rows * sizeof(bench_select) + 63) & ~(size_t)63;
-    const size_t bufs_bytes = ((size_t)(task_rows * cap) * sizeof(bench_scored) + 63) & ~(size_t)63;
-    const size_t merge_bytes = ((size_t)(csplit * kept_r) * sizeof(bench_scored) + 63) & ~(size_t)63;
+    const size_t sels_bytes = ((size_t)task_rows * sizeof(top_select) + 63) & ~(size_t)63;
+    const size_t bufs_bytes = ((size_t)(task_rows * cap) * sizeof(scored_index) + 63) & ~(size_t)63;
+    const size_t merge_bytes = ((size_t)(csplit * kept_r) * sizeof(scored_index) + 63) & ~(size_t)63;
     const size_t per_thread = block_bytes + sels_bytes + bufs_bytes + merge_bytes;
     char *work = aligned_alloc(64, per_thread * (size_t)team);
-    bench_scored *parts = csplit > 1 ? malloc((size_t)(m * csplit * kept_r) * sizeof(bench_scored)) : NULL;
+    scored_index *parts = csplit > 1 ? malloc((size_t)(m * csplit * kept_r) * sizeof(scored_index)) : NULL;
     int64_t *lens = csplit > 1 ? malloc((size_t)(m * csplit) * sizeof(int64_t)) : NULL;
     if (work == NULL || (csplit > 1 && (parts == NULL || lens == NULL))) {
         free(work);
@@ -362,16 +362,16 @@ static int openblas_blocks_topk(const openblas_blocks *ob, const topk_problem *p
     {
         char *mine = work + per_thread * (size_t)omp_get_thread_num();
         float *block = (float *)mine;
-        bench_select *sel = (bench_select *)(mine + block_bytes);
-        bench_scored *bufs = (bench_scored *)(mine + block_bytes + sels_bytes);
-        bench_scored *merge = (bench_scored *)(mine + block_bytes + sels_bytes + bufs_bytes);
+        top_select *sel = (top_select *)(mine + block_bytes);
+        scored_index *bufs = (scored_index *)(mine + block_bytes + sels_bytes);
+        scored_index *merge = (scored_index *)(mine + block_bytes + sels_bytes + bufs_bytes);
 #pragma omp for schedule(dynamic, 1)
         for (int64_t task = 0; task < tasks; task++) {
             const int64_t i0 = (task / csplit) * RB, c = task % csplit;
             const int64_t rows = m - i0 < RB ? m - i0 : RB;
             const int64_t cb0 = col_blocks * c / csplit, cb1 = col_blocks * (c + 1) / csplit;
             for (int64_t row = 0; row < rows; row++)
-                bench_select_init(&sel[row], bufs + row * cap, r, ob->scan);
+                top_select_init(&sel[row], bufs + row * cap, r, ob->isa);
             for (int64_t cb = cb0; cb < cb1; cb++) {
                 const int64_t j0 = cb * BLOCK_COLS, cols = n - j0 < BLOCK_COLS ? n - j0 : BLOCK_COLS;
                 /* scores(i, j) = <a_i, b_j>: A (rows x k) times B's rows j0.. transposed */
@@ -379,10 +379,10 @@ static int openblas_blocks_topk(const openblas_blocks *ob, const topk_problem *p
                           (int)cols, (int)k, 1.0f, p->A + i0 * k, (int)k, p->B + j0 * k, (int)k, 0.0f, block,
                           (int)block_cols);
                 for (int64_t row = 0; row < rows; row++)
-                    bench_select_feed(&sel[row], block + row * block_cols, j0, cols);
+                    top_select_feed(&sel[row], block + row * block_cols, j0, cols);
             }
             for (int64_t row = 0; row < rows; row++) {
-                const int64_t count = bench_select_finish(&sel[row]);
+                const int64_t count = top_select_finish(&sel[row], 1);
                 if (csplit == 1) {
                     for (int64_t t = 0; t < count; t++) {
                         idx[(i0 + row) * r + t] = sel[row].buf[t].index;
@@ -390,7 +390,7 @@ static int openblas_blocks_topk(const openblas_blocks *ob, const topk_problem *p
                     }
                 } else {
                     const int64_t slot = (i0 + row) * csplit + c;
-                    memcpy(parts + slot * kept_r, sel[row].buf, (size_t)count * sizeof(bench_scored));
+                    memcpy(parts + slot * kept_r, sel[row].buf, (size_t)count * sizeof(scored_index));
                     lens[slot] = count;
                 }
             }
@@ -401,10 +401,10 @@ static int openblas_blocks_topk(const openblas_blocks *ob, const topk_problem *p
                 int64_t total = 0;
                 for (int64_t c = 0; c < csplit; c++) {
                     const int64_t slot = i * csplit + c;
-                    memcpy(merge + total, parts + slot * kept_r, (size_t)lens[slot] * sizeof(bench_scored));
+                    memcpy(merge + total, parts + slot * kept_r, (size_t)lens[slot] * sizeof(scored_index));
                     total += lens[slot];
                 }
-                bench_select_first(merge, total, r);
+                scored_first(merge, total, r);
                 for (int64_t t = 0; t < r && t < total; t++) {
                     idx[i * r + t] = merge[t].index;
                     val[i * r + t] = merge[t].score;
@@ -537,10 +537,10 @@ static double run_exact_and_openblas(const topk_config *cfg, const topk_problem 
 {
     const int reps = (int)cfg->reps;
     const int with_ob = peer_blas_ready(openblas);
-    openblas_blocks ob = { peer_blas_sgemm(openblas), NULL, (int)cfg->threads,
-                           cfg->ob_rows > 0 ? cfg->ob_rows : block_rows(p->k) };
-    const char *scan_name = "scalar";
-    ob.scan = bench_select_scan_for_isa(&scan_name);
+    const int isa_now = smm_isa_now();
+    openblas_blocks ob = { peer_blas_sgemm(openblas), isa_now > 0 ? (smm_isa)isa_now : SMM_ISA_SCALAR,
+                           (int)cfg->threads, cfg->ob_rows > 0 ? cfg->ob_rows : block_rows(p->k) };
+    const char *scan_name = top_select_kernels_for(ob.isa)->head.name;
     if (with_ob)
         peer_blas_set_threads(openblas, 1); /* one SGEMM per block on each of the bench's threads */
     double *t_exact = calloc((size_t)reps, sizeof(double)), *t_ob = calloc((size_t)reps, sizeof(double));
