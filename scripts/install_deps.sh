@@ -21,6 +21,9 @@ native=(
   libhdf5-dev zlib1g-dev libjson-c-dev                   # data loaders, sweep driver, spec files
   dataset-fashion-mnist                                  # the default sweep's data
   python3-h5py python3-numpy python3-matplotlib python3-pandas   # analysis and plot (/usr/bin/python3)
+  python3-cffi                  # the Python package sketchmm (python/) opens libsketchmm.so through cffi
+  python3-pytest                # its test suite (python/tests), run by scripts/run_tests.sh
+  python3-setuptools python3-pip   # pip install --no-build-isolation ./python, and the suite's test of it
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross libgomp1-arm64-cross   # aarch64 cross build ...
   qemu-user                                              # ... run under qemu-aarch64
   libopenblas-dev libblis-dev   # the peers sketchmm_bench compares exact_sgemm with
@@ -191,9 +194,11 @@ for mod in "check check:arm64" "libxxhash libxxhash-dev:arm64"; do
     fail "pkg-config does not find $1 for aarch64" "$2"
 done
 
-# Python: Debian's interpreter (a pyenv python3 may come first on PATH) with the analysis modules
+# Python: Debian's interpreter (a pyenv python3 may come first on PATH) with the analysis modules and
+# those of the Python package, its tests and its pip install
 if [ -x /usr/bin/python3 ]; then
-  for mod in "h5py python3-h5py" "numpy python3-numpy" "matplotlib python3-matplotlib" "pandas python3-pandas"; do
+  for mod in "h5py python3-h5py" "numpy python3-numpy" "matplotlib python3-matplotlib" "pandas python3-pandas" \
+             "cffi python3-cffi" "pytest python3-pytest" "setuptools python3-setuptools" "pip python3-pip"; do
     set -- $mod
     /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || fail "/usr/bin/python3 cannot import $1" "$2"
   done

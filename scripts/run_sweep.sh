@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, run the default accuracy-versus-
-# speed sweep, write the HDF5 results file and a PNG plot, and say where both are.
+# The main job: install what is missing, build, install the library and the
+# Python package into ~/.local, run the default accuracy-versus-speed sweep,
+# write the HDF5 results file and a PNG plot, and say where both are.
 # The default sweep runs every approximate method of sketchmm/approx.h on
 # Fashion-MNIST in two modes: dense (approx_sgemm against exact_sgemm on a
 # 4096 x 784 times 784 x 4096 Gram product of training images) and top-k
@@ -18,6 +19,10 @@ cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$(nproc)"
+# The library, its headers and the Python package into ~/.local (no root needed): /usr/bin/python3
+# then imports sketchmm from its user site (python/README: other prefixes, pip).
+cmake --install build --prefix "$HOME/.local" >/dev/null
+/usr/bin/python3 -c "import sketchmm; print('Python package: sketchmm', sketchmm.version(), 'in', sketchmm.__path__[0])"
 
 mkdir -p results
 build/sketchmm_sweep --spec experiments/specs/default.json --out results/sweep.h5 "$@"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, in four builds:
-#   1. native Release build: every Check suite, every ISA path this CPU has;
+#   1. native Release build: every Check suite, every ISA path this CPU has; then the Python
+#      package's pytest suite (python/tests) on that build's libsketchmm.so;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build: the same suites;
 #   3. aarch64 cross build (aarch64-linux-gnu-gcc) of the core library and its
 #      suites, run under qemu-aarch64;
@@ -14,6 +15,18 @@ passed=0
 failed=0
 status=0
 
+# tally NAME TOOL OK BAD: add a run's passed and failed counts to the totals (OK empty: TOOL printed no
+# summary, counted as one failure).
+tally() {
+  if [ -z "$3" ]; then
+    echo "$1: $2 printed no summary" >&2
+    failed=$((failed + 1)); status=1
+  else
+    passed=$((passed + $3)); failed=$((failed + $4))
+    [ "$4" -eq 0 ] || status=1
+  fi
+}
+
 # run_ctest NAME BUILD_DIR: run ctest there and add its counts to the totals.
 run_ctest() {
   local name=$1 dir=$2 log
@@ -23,14 +36,32 @@ run_ctest() {
   local line total bad
   line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1)
   if [ -z "$line" ]; then
-    echo "$name: ctest printed no summary" >&2
-    failed=$((failed + 1)); status=1
+    tally "$name" ctest "" ""
   else
     total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
     bad=$(sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/' <<<"$line")
-    passed=$((passed + total - bad)); failed=$((failed + bad))
-    [ "$bad" -eq 0 ] || status=1
+    tally "$name" ctest "$((total - bad))" "$bad"
   fi
+  rm -f "$log"
+}
+
+# run_pytest NAME LIBRARY: the Python package's pytest suite (python/tests, Debian's /usr/bin/python3)
+# on that libsketchmm.so, its passed and failed (and erroring) tests added to the totals.
+run_pytest() {
+  local name=$1 library=$2 log line
+  echo "== $name: pytest python/tests"
+  if ! /usr/bin/python3 -c "import cffi, numpy, pytest" 2>/dev/null; then
+    echo "$name: /usr/bin/python3 cannot import cffi, numpy and pytest: run scripts/install_deps.sh" >&2
+    failed=$((failed + 1)); status=1
+    return
+  fi
+  log=$(mktemp)
+  SKETCHMM_LIBRARY=$library /usr/bin/python3 -m pytest -q python/tests 2>&1 | tee "$log"
+  line=$(grep -E '^[0-9]+ (passed|failed|errors?|skipped).* in [0-9.]+s' "$log" | tail -n 1)
+  local ok=0 bad=0 n
+  for n in $(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '^[0-9]+'); do ok=$((ok + n)); done
+  for n in $(grep -oE '[0-9]+ (failed|errors?)' <<<"$line" | grep -oE '^[0-9]+'); do bad=$((bad + n)); done
+  if [ -z "$line" ]; then tally "$name" pytest "" ""; else tally "$name" pytest "$ok" "$bad"; fi
   rm -f "$log"
 }
 
@@ -50,7 +81,10 @@ build() {
 }
 
 mkdir -p build-tests
-build native build-tests/native -DCMAKE_BUILD_TYPE=Release && run_ctest native build-tests/native
+build native build-tests/native -DCMAKE_BUILD_TYPE=Release && {
+  run_ctest native build-tests/native
+  run_pytest python "$PWD/build-tests/native/libsketchmm.so"
+}
 build sanitizers build-tests/sanitize -DCMAKE_BUILD_TYPE=Debug -DSKETCHMM_SANITIZE=ON &&
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest sanitizers build-tests/sanitize
 

@@ -33,9 +33,9 @@ extern "C" {
 #endif
 
 #define SKETCHMM_VERSION_MAJOR 0
-#define SKETCHMM_VERSION_MINOR 2
+#define SKETCHMM_VERSION_MINOR 3
 #define SKETCHMM_VERSION_PATCH 0
-/* The version as one number, major * 10000 + minor * 100 + patch (0.2.0: 200), for #if tests. */
+/* The version as one number, major * 10000 + minor * 100 + patch (0.3.0: 300), for #if tests. */
 #define SKETCHMM_VERSION_NUMBER (SKETCHMM_VERSION_MAJOR * 10000 + SKETCHMM_VERSION_MINOR * 100 + SKETCHMM_VERSION_PATCH)
 
 /*

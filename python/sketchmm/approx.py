@@ -1,0 +1,305 @@
+"""Approximate products and top-k search (approx.h): approx_matmul, approx_topk, Plan, phase_times.
+
+Notation: a_i is row i of A (m x k), b_j column j of B (k x n), C_ij = <a_i, b_j>.
+The alignment ||A B||_F / (||A||_F ||B||_F) (<= 1) says how much of the norms the
+product keeps: estimates whose error scales with |a_i| |b_j| are only useful where
+it is large.
+
+Methods (``method=``; sketchmm.METHODS lists them):
+
+Sketch families, sized by ``bits`` (1..65535, default 256): each a_i and b_j gets a
+code of `bits` bits and its norm; C_ij ~ |a_i| |b_j| cos-estimate(code_i, code_j),
+one table lookup per entry fused with the Hamming (match-count) loop. Error: the
+cosine estimate's standard deviation times |a_i| |b_j|, independent of m, n and k,
+falling as 1 / sqrt(bits); for SimHash near cosine 0, sd(cos) ~ sqrt(2.47 / bits).
+
+- ``simhash``: dense Gaussian hyperplanes, Var[theta-hat] = theta (pi - theta) / bits.
+- ``simhash_orthogonal``: hyperplanes orthonormalised in blocks ("super-bit"); variance
+  at most SimHash's.
+- ``simhash_structured``: 3 rounds of random signs and Walsh-Hadamard transform,
+  O(k log k) per vector.
+- ``crosspolytope``: cross-polytope LSH on the same rotations; the cosine from the
+  calibrated collision table (a near-neighbour hash: weak at moderate cosines).
+
+Classical randomised products, sized by ``sketch_dim`` s (1..2^20, default 64): a
+random k x s matrix S, the same for both sides, C ~ (A S)(S^T B), all through
+exact_sgemm. Unbiased (E[S S^T] = I); entry error variance about
+(|a_i|^2 |b_j|^2 + C_ij^2) / s, so the relative Frobenius error is about
+sqrt((1 + alignment^2) / (s alignment^2)) on aligned data.
+
+- ``gaussian_projection``: S = G / sqrt(s), G i.i.d. N(0, 1).
+- ``srht``: subsampled randomized Hadamard transform (random signs, Walsh-Hadamard
+  of order K' = k rounded up to a power of two, s coordinates sampled).
+- ``countsketch``: each coordinate into one of s buckets with a random sign.
+- ``cr_sampling``: column-row sampling with probability proportional to
+  |column t of A| |row t of B|; E||C - C-hat||_F^2 <= ||A||_F^2 ||B||_F^2 / s.
+
+Data-aware, sized by ``sketch_dim``:
+
+- ``lowrank``: V (k x s, orthonormal) spans B's dominant s-dimensional column space
+  (randomized range finder, one power iteration); C ~ (A V)(V^T B), with
+  ||C - est||_F <= ||A||_F ||(I - V V^T) B||_2 (close to sigma_{s+1}(B) when the
+  spectrum decays). Not unbiased: good when the rows of A lie near B's dominant
+  directions. ``energy`` e in (0, 1] picks the least rank s' <= s holding a fraction
+  e of ||B||_F^2.
+- ``pq``: product quantization, s = M subspaces with 16 centroids each (4-bit codes),
+  estimated through byte lookup tables. M <= k; B needs at least 16 columns.
+
+sketchmm.methods() lists the methods of the library that is loaded, with what sizes
+each (a newer library may have more than the ones above; help() of its approx.h has
+their math).
+
+Every method's randomness is a function of (method, seed, sizes) alone: the same
+seed gives the same result, bit for bit for every thread count (and for the sketch
+families every ISA path). NaN or Inf in an operand raises NonFiniteError before
+anything is written. The GIL is released during every call; a Plan may be used from
+several threads at once.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from . import _arrays, _gemm
+from ._lib import ffi, lib
+from ._methods import CODE_METHODS, method_name, method_value
+from .errors import InvalidArgumentError, ShapeError, check
+
+__all__ = ["approx_matmul", "approx_topk", "Plan", "phase_times", "DEFAULT_SEED"]
+
+DEFAULT_SEED = 0x5EED
+
+_MAX_BITS = 65535
+_MAX_SKETCH_DIM = 1 << 20
+_MAX_THREADS = 4096
+
+
+def options(method="simhash", bits=None, sketch_dim=None, seed=DEFAULT_SEED, threads=0, candidates=0,
+            energy=0.0):
+    """An approx_options struct (cffi) from keyword arguments; bits applies to the sketch families,
+    sketch_dim to the others (giving the one a method does not use is an error)."""
+    opts = ffi.new("approx_options *")
+    lib.approx_options_init(opts)
+    opts.method = method_value(method)
+    name = method_name(opts.method)
+    uses_bits = name in CODE_METHODS
+    if bits is not None:
+        if not uses_bits:
+            raise InvalidArgumentError(f"method {name!r} is sized by sketch_dim, not bits")
+        opts.bits = _arrays.integer(bits, "bits", 1, _MAX_BITS)
+    if sketch_dim is not None:
+        if uses_bits:
+            raise InvalidArgumentError(f"method {name!r} is sized by bits, not sketch_dim")
+        opts.sketch_dim = _arrays.integer(sketch_dim, "sketch_dim", 1, _MAX_SKETCH_DIM)
+    opts.seed = _arrays.integer(seed, "seed", 0, 2**64 - 1)
+    opts.num_threads = _arrays.integer(threads, "threads", 0, _MAX_THREADS)
+    opts.candidates = _arrays.integer(candidates if candidates is not None else 0, "candidates", 0, 2**31 - 1)
+    opts.energy = _arrays.real(energy, "energy")
+    return opts
+
+
+def approx_matmul(A, B, method: str = "simhash", bits: int | None = None, sketch_dim: int | None = None,
+                  seed: int = DEFAULT_SEED, threads: int = 0, energy: float = 0.0, alpha: float = 1.0,
+                  beta: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
+    """C := alpha * est(A @ B) + beta * C with approx_sgemm: B sketched, A sketched, the estimate.
+
+    The operands follow sketchmm.matmul (float32, any BLAS layout without copies,
+    1-D as in numpy.matmul, out= written in place and untouched on error). method,
+    bits, sketch_dim, seed, energy: see the module docstring (help(sketchmm.approx));
+    threads: 0 for the library's thread count (sketchmm.num_threads()).
+    A zero row or column gives 0 for the sketch families.
+
+    Raises NonFiniteError (NaN or Inf in A or B, or a norm / sketched factor
+    overflowing float32), InvalidArgumentError (unknown method, bits or sketch_dim
+    out of range or not the method's size, energy out of (0, 1] or given for a
+    method other than lowrank), ShapeError, InputTypeError, ResourceError.
+    """
+    opts = options(method, bits, sketch_dim, seed, threads, 0, energy)
+    return _gemm.call("approx_matmul", lib.approx_sgemm, A, B, alpha, beta, out, (opts,))
+
+
+def approx_topk(A, B, k: int = 10, method: str = "simhash", bits: int | None = None,
+                sketch_dim: int | None = None, candidates: int | None = None, seed: int = DEFAULT_SEED,
+                threads: int = 0, energy: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The k largest entries of each row of A @ B with exact values, from candidates chosen by a
+    sketch: (idx int64 m x k, val float32 m x k). One-shot Plan(B, ...).topk(A, k).
+
+    For each row a_i of A (m x d): the method estimates row i of A @ B (never stored
+    whole) and keeps the `candidates` columns with the largest estimates (default
+    10 k; at most n); <a_i, b_j> is computed exactly (double accumulation, rounded to
+    float) for those only and the k largest returned in decreasing value (ties:
+    smaller index first). Values are exact; only recall is approximate
+    (candidates = n gives the exact top-k). B is d x n, database vectors as columns
+    (``D.T`` for a database D of rows). 1 <= k <= n, candidates in k..n.
+    """
+    opts = options(method, bits, sketch_dim, seed, threads, candidates, energy)
+    return _gemm.topk_call("approx_topk", lib.approx_topk, A, B, k, (opts,))
+
+
+def phase_times() -> dict:
+    """Wall-clock seconds of the phases of this thread's most recent approximate call
+    (approx_matmul, approx_topk, Plan(), Plan.matmul, Plan.topk): encode_b (sketching B),
+    encode_a (sketching A), estimate (the estimate, or for top-k choosing the candidates),
+    refine (top-k: exact values of the candidates). 0 for a phase the call does not have."""
+    t = ffi.new("approx_phase_times *")
+    check(lib.approx_last_phase_times(t), "approx_last_phase_times")
+    return {"encode_b": t.encode_b, "encode_a": t.encode_a, "estimate": t.estimate, "refine": t.refine}
+
+
+class Plan:
+    """B (k x n) sketched once, for any number of approximate products and top-k searches.
+
+    ``plan = Plan(B, method="lowrank", sketch_dim=16, candidates=50)`` sketches the n
+    columns of B with the method and options of approx_matmul (see
+    help(sketchmm.approx)) and keeps a copy of B (4 n k bytes): top-k refines
+    candidates with it, column-row sampling draws from it; the caller's B is not
+    referenced afterwards. For a database D with one vector per row pass ``D.T``
+    (a view: no copy). k, n >= 1.
+
+    Attributes (from approx_plan_info): k, n, method, bits, sketch_dim, seed,
+    threads, candidates (0: 10 * topk per call), energy.
+
+    ``plan.matmul(A)`` ~ A @ B; ``plan.topk(Q, k=10)`` -> (idx, val). The plan is
+    read-only in C: several Python threads may use one plan at once (the GIL is
+    released during each call). It frees its C memory when garbage-collected, on
+    ``plan.close()`` or at the end of a ``with Plan(...) as plan:`` block; close()
+    while another thread is inside a call frees it when that call returns.
+
+    Raises what approx_matmul raises (NonFiniteError for NaN or Inf in B, or for
+    pq fewer than 16 columns: ShapeError).
+    """
+
+    def __init__(self, B, method: str = "simhash", bits: int | None = None, sketch_dim: int | None = None,
+                 seed: int = DEFAULT_SEED, threads: int = 0, candidates: int = 0, energy: float = 0.0):
+        self._plan = None
+        self._lock = threading.Lock()
+        self._users = 0
+        self._closed = False
+        opts = options(method, bits, sketch_dim, seed, threads, candidates, energy)
+        B, layout_b, ldb = _arrays.matrix(B, "B")
+        k, n = B.shape
+        out = ffi.new("approx_plan **")
+        row = _arrays.ROW
+        status = lib.approx_plan_create(row, _arrays.as_layout(row, layout_b), k, n, _arrays.pointer(B), ldb,
+                                        opts, out)
+        _gemm.check_values(status, "Plan", B=B)
+        self._plan = ffi.gc(out[0], lib.approx_plan_free)
+        self._read_info()
+
+    def _read_info(self):
+        k = ffi.new("int64_t *")
+        n = ffi.new("int64_t *")
+        opts = ffi.new("approx_options *")
+        check(lib.approx_plan_info(self._plan, k, n, opts), "approx_plan_info")
+        self.k = int(k[0])
+        self.n = int(n[0])
+        self.method = method_name(opts.method)
+        uses_bits = self.method in CODE_METHODS
+        self.bits = int(opts.bits) if uses_bits else None
+        self.sketch_dim = None if uses_bits else int(opts.sketch_dim)
+        self.seed = int(opts.seed)
+        self.threads = int(opts.num_threads)
+        self.candidates = int(opts.candidates)
+        self.energy = float(opts.energy)
+
+    # -- lifetime: a call holds the plan; close() frees it once no call does --
+    def _acquire(self):
+        with self._lock:
+            if self._closed:
+                raise InvalidArgumentError("the plan is closed")
+            self._users += 1
+        return self._plan
+
+    def _release(self):
+        with self._lock:
+            self._users -= 1
+            free = self._closed and self._users == 0
+        if free:
+            self._free()
+
+    def _free(self):
+        plan, self._plan = self._plan, None
+        if plan is not None:
+            ffi.release(plan)  # runs approx_plan_free now instead of at garbage collection
+
+    def close(self) -> None:
+        """Free the plan's C memory (idempotent). Later calls raise InvalidArgumentError."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            free = self._users == 0
+        if free:
+            self._free()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        size = f"bits={self.bits}" if self.bits is not None else f"sketch_dim={self.sketch_dim}"
+        state = " closed" if self._closed else ""
+        return (f"<sketchmm.Plan{state} method={self.method} {size} k={self.k} n={self.n} seed={self.seed:#x} "
+                f"candidates={self.candidates}>")
+
+    # -- use --
+    def matmul(self, A, alpha: float = 1.0, beta: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
+        """C := alpha * est(A @ B) + beta * C with the plan's B (approx_plan_multiply): A is m x k
+        (1-D: one row), C m x n; exactly approx_matmul's result for the same options. out= as in
+        sketchmm.matmul (untouched on error; may lie over the caller's B, the plan has its own copy)."""
+        A = _arrays.array(A, "A", ndim=(1, 2))
+        A2 = A[np.newaxis, :] if A.ndim == 1 else A
+        if A2.shape[1] != self.k:
+            raise ShapeError(f"Plan.matmul: A has shape {A.shape}; the plan's B has k = {self.k} rows")
+        alpha = _arrays.real(alpha, "alpha")
+        beta = _arrays.real(beta, "beta")
+        m = A2.shape[0]
+        shape = A.shape[:-1] + (self.n,)
+        C = _gemm.Output(out, m, self.n, shape, beta, "Plan.matmul")
+        A2, layout_a, lda = _arrays.matrix(A2, "A")
+        plan = self._acquire()
+        try:
+            status = lib.approx_plan_multiply(plan, C.layout, _arrays.as_layout(C.layout, layout_a), m, alpha,
+                                              _arrays.pointer(A2), lda, beta, _arrays.pointer(C.array), C.ld)
+        finally:
+            self._release()
+        _gemm.check_values(status, "Plan.matmul", A=A2)
+        return C.result(shape)
+
+    def topk(self, A, k: int = 10, candidates: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The k largest entries of each row of A @ B with exact values (approx_plan_topk):
+        (idx int64 m x k, val float32 m x k); see approx_topk. A is m x k_plan (queries as rows).
+
+        The number of candidates per row is the plan's (``Plan(..., candidates=c)``; 0 means
+        10 k): the library fixes it when the plan is made. ``candidates`` here may only repeat
+        it (a different value raises InvalidArgumentError: make another Plan)."""
+        if candidates is not None and candidates != self.candidates:
+            raise InvalidArgumentError(
+                f"Plan.topk: candidates={candidates}, but this plan was made with candidates="
+                f"{self.candidates} (0: 10 k); the library fixes the candidates when the plan is made: "
+                "create Plan(B, ..., candidates=...) for another value")
+        A = _arrays.array(A, "A")
+        if A.shape[1] != self.k:
+            raise ShapeError(f"Plan.topk: A has shape {A.shape}; the plan's vectors have k = {self.k} entries")
+        k = _arrays.integer(k, "k", 1, self.n)
+        if self.candidates and not k <= self.candidates:
+            raise InvalidArgumentError(f"Plan.topk: k = {k} exceeds the plan's candidates ({self.candidates})")
+        A, layout_a, lda = _arrays.matrix(A, "A")
+        m = A.shape[0]
+        idx, val = _gemm.topk_outputs(m, k)
+        plan = self._acquire()
+        try:
+            status = lib.approx_plan_topk(plan, layout_a, _arrays.NO_TRANS, m, _arrays.pointer(A), lda, k,
+                                          _arrays.pointer(idx, "int64_t *"), _arrays.pointer(val), k)
+        finally:
+            self._release()
+        _gemm.check_values(status, "Plan.topk", A=A)
+        return idx, val

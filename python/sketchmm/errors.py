@@ -1,0 +1,97 @@
+"""Exceptions: one class per family of smm_status values (include/sketchmm/common.h).
+
+Every function of the C library returns an smm_status and, on any status
+other than SMM_OK, leaves its outputs untouched. The package turns a non-OK
+status into an exception of the status's family, carrying the library's
+message (smm_status_str), the status number and its name. Arguments that are
+wrong on the Python side (dtype, shape, a value out of range) raise the same
+classes before any C call, with ``status`` None.
+
+    SketchmmError                      base of everything raised here
+    |-- InvalidArgumentError (ValueError)   NULL pointer, layout, transpose, bits, method,
+    |   |                                    ISA value, thread count, other argument (17)
+    |   |-- ShapeError                       sizes and leading dimensions (BAD_SIZE, BAD_LEADING_DIM)
+    |   `-- NonFiniteError                   NaN or Inf where a finite value is required (NON_FINITE)
+    |-- InputTypeError (TypeError)          an operand of a kind that cannot become float32 (Python side)
+    |-- ResourceError (MemoryError)         SMM_ERR_NO_MEMORY, SMM_ERR_OVERFLOW (a size beyond the address space)
+    `-- PlatformError (RuntimeError)        SMM_ERR_ISA_UNAVAILABLE, SMM_ERR_BAD_ENV (SKETCHMM_ISA,
+                                             SKETCHMM_NUM_THREADS unparsable)
+"""
+
+from ._lib import ffi, lib
+
+__all__ = ["SketchmmError", "InvalidArgumentError", "ShapeError", "NonFiniteError", "InputTypeError",
+           "ResourceError", "PlatformError", "STATUS_NAMES", "status_string", "check"]
+
+# smm_status value -> its name in common.h
+STATUS_NAMES = {
+    0: "SMM_OK", 1: "SMM_ERR_NULL_POINTER", 2: "SMM_ERR_BAD_SIZE", 3: "SMM_ERR_BAD_LEADING_DIM",
+    4: "SMM_ERR_OVERFLOW", 5: "SMM_ERR_BAD_LAYOUT", 6: "SMM_ERR_BAD_TRANS", 7: "SMM_ERR_BAD_BITS",
+    8: "SMM_ERR_BAD_METHOD", 9: "SMM_ERR_BAD_ISA", 10: "SMM_ERR_ISA_UNAVAILABLE", 11: "SMM_ERR_BAD_ENV",
+    12: "SMM_ERR_BAD_THREADS", 13: "SMM_ERR_NO_MEMORY", 14: "SMM_ERR_NON_FINITE", 17: "SMM_ERR_BAD_ARGUMENT",
+}
+
+
+class SketchmmError(Exception):
+    """Base class. ``status``: the smm_status number (None for a check made in Python),
+    ``status_name``: its name in common.h, ``function``: the call that failed."""
+
+    def __init__(self, message, status=None, function=None):
+        super().__init__(message)
+        self.status = status
+        self.status_name = STATUS_NAMES.get(status) if status is not None else None
+        self.function = function
+
+
+class InvalidArgumentError(SketchmmError, ValueError):
+    """An argument out of its documented range (a value, option, method, ISA or thread count)."""
+
+
+class ShapeError(InvalidArgumentError):
+    """Shapes that do not fit together, a dimension out of range, or a bad leading dimension."""
+
+
+class NonFiniteError(InvalidArgumentError):
+    """NaN or Inf in an operand of a call that requires finite values (the approximate calls,
+    sketches, exact_topk), or a derived value (a norm, a sketched factor) overflowing float32."""
+
+
+class InputTypeError(SketchmmError, TypeError):
+    """An operand whose dtype cannot be converted to the one the call takes (complex, object,
+    strings), or an ``out`` array of the wrong dtype or not writeable."""
+
+
+class ResourceError(SketchmmError, MemoryError):
+    """The library could not allocate its workspace, or a size does not fit in the address space."""
+
+
+class PlatformError(SketchmmError, RuntimeError):
+    """The selected instruction-set path is not available on this CPU or build, or SKETCHMM_ISA /
+    SKETCHMM_NUM_THREADS hold a value the library cannot parse."""
+
+
+_FAMILY = {1: InvalidArgumentError, 2: ShapeError, 3: ShapeError, 4: ResourceError, 5: InvalidArgumentError,
+           6: InvalidArgumentError, 7: InvalidArgumentError, 8: InvalidArgumentError, 9: InvalidArgumentError,
+           10: PlatformError, 11: PlatformError, 12: InvalidArgumentError, 13: ResourceError,
+           14: NonFiniteError, 17: InvalidArgumentError}
+
+
+def status_string(status):
+    """The library's description of an smm_status number (smm_status_str)."""
+    return ffi.string(lib.smm_status_str(int(status))).decode()
+
+
+def error(status, function, detail=None):
+    """The exception for a non-OK status of `function` (not raised)."""
+    status = int(status)
+    name = STATUS_NAMES.get(status, f"status {status}")
+    message = f"{function}: {status_string(status)} ({name})"
+    if detail:
+        message += f": {detail}"
+    return _FAMILY.get(status, SketchmmError)(message, status, function)
+
+
+def check(status, function, detail=None):
+    """Raise the exception of `status` unless it is SMM_OK."""
+    if status != 0:
+        raise error(status, function, detail)

@@ -1,0 +1,95 @@
+"""Runtime controls, version, kernel names, help() and the C declarations against the headers."""
+
+import os
+import pydoc
+import re
+import textwrap
+
+import numpy as np
+from conftest import REPO, assert_product
+
+import sketchmm
+from sketchmm import _cdef
+
+
+def test_version_matches_the_header():
+    header = open(os.path.join(REPO, "include", "sketchmm", "common.h")).read()
+    parts = [re.search(rf"#define SKETCHMM_VERSION_{p} (\d+)", header).group(1) for p in ("MAJOR", "MINOR", "PATCH")]
+    assert sketchmm.version() == ".".join(parts) == sketchmm.__version__
+    assert sketchmm.version_number() == int(parts[0]) * 10000 + int(parts[1]) * 100 + int(parts[2])
+
+
+def test_isa_selection(rng):
+    supported = sketchmm.supported_isas()
+    assert "scalar" in supported and sketchmm.isa() in supported
+    A = rng.standard_normal((30, 50)).astype(np.float32)
+    try:
+        for name in supported:
+            sketchmm.set_isa(name)
+            assert sketchmm.isa() == name
+            names = sketchmm.kernel_names()
+            assert set(names) == {"exact", "hamming", "crosspolytope", "unary", "mat4"}
+            assert all(isinstance(v, str) and v for v in names.values())
+            if name == "scalar":
+                assert all(v.startswith("scalar") for v in names.values())
+            assert_product(sketchmm.matmul(A, A.T), A, A.T)
+    finally:
+        sketchmm.set_isa("auto")
+
+
+def test_threads(rng):
+    default = sketchmm.num_threads()
+    A = rng.standard_normal((300, 200)).astype(np.float32)
+    want = sketchmm.matmul(A, A.T)
+    try:
+        sketchmm.set_num_threads(1)
+        assert sketchmm.num_threads() == 1
+        np.testing.assert_array_equal(sketchmm.matmul(A, A.T), want)  # bit-identical for every thread count
+    finally:
+        sketchmm.set_num_threads(0)
+    assert sketchmm.num_threads() == default
+
+
+def test_help_is_useful():
+    text = pydoc.render_doc(sketchmm, renderer=pydoc.plaintext)
+    for name in ("matmul", "approx_matmul", "Plan", "exact_topk", "sketch", "hamming", "brgemm", "mat4_inv",
+                 "set_isa", "load_results", "NonFiniteError", "alpha * A @ B + beta * C"):
+        assert name in text, name
+    for name in sketchmm.__all__:
+        obj = getattr(sketchmm, name)
+        if callable(obj):
+            assert obj.__doc__ and len(obj.__doc__) > 40, name
+
+
+def _declarations(text):
+    """name -> normalised declaration of every function in C text (SMM_API and comments removed)."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S).replace("SMM_API", " ")
+    text = re.sub(r"^\s*#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.M)  # preprocessor lines
+    found = {}
+    for ret, name, args in re.findall(r"([A-Za-z_][\w \*]*?[\s\*])(\w+)\s*\(([^;{]*?)\)\s*;", text):
+        ret = " ".join(ret.replace("*", " * ").split())
+        args = " ".join(args.replace("*", " * ").replace(",", " , ").split())
+        found[name] = f"{ret} {name}({args})".replace("* ", "*").replace(" ,", ",")
+    return found
+
+
+def test_cdef_matches_the_headers():
+    headers = ""
+    for name in sorted(os.listdir(os.path.join(REPO, "include", "sketchmm"))):
+        headers += open(os.path.join(REPO, "include", "sketchmm", name)).read()
+    in_headers = _declarations(headers)
+    in_cdef = _declarations(_cdef.CDEF)
+    assert in_cdef, "no declarations parsed"
+    for name, decl in in_cdef.items():
+        assert in_headers.get(name) == decl, f"{name}: cdef {decl!r}, header {in_headers.get(name)!r}"
+    # numpy allocates (zeros_padded); sketch_encode(SKETCH_SIMHASH, ...) is sketch_simhash_encode
+    not_bound = {"exact_matrix_alloc", "exact_matrix_free", "sketch_simhash_encode"}
+    assert set(in_headers) - set(in_cdef) <= not_bound, set(in_headers) - set(in_cdef) - not_bound
+
+
+def test_package_docstring_example_runs():
+    block = next(p for p in sketchmm.__doc__.split("\n\n") if p.lstrip().startswith("import numpy"))
+    scope = {}
+    exec(textwrap.dedent(block), scope)
+    assert scope["C"].shape == scope["E"].shape == (2000, 3000)
+    assert scope["idx"].shape == (2000, 10) and scope["plan"].closed
