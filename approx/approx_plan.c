@@ -50,6 +50,8 @@ const approx_method_ops *approx_ops(sketch_method method)
     const approx_method_ops *ops = approx_codes_ops(method);
     if (ops == NULL)
         ops = approx_pq_ops(method);
+    if (ops == NULL)
+        ops = approx_maddness_ops(method);
     return ops != NULL ? ops : approx_classical_ops(method);
 }
 
@@ -179,6 +181,47 @@ approx_problem approx_problem_of(smm_layout layout, smm_trans transa, int64_t m,
     p.rs_c = layout == SMM_ROW_MAJOR ? ldc : 1;
     p.cs_c = layout == SMM_ROW_MAJOR ? 1 : ldc;
     return p;
+}
+
+void *approx_alloc(int64_t count, int64_t size, smm_status *status)
+{
+    int64_t bytes;
+    if (smm_mul_size(count, size, &bytes) != SMM_OK) {
+        *status = SMM_ERR_OVERFLOW;
+        return NULL;
+    }
+    void *p = smm_aligned_alloc((size_t)bytes);
+    if (p == NULL)
+        *status = SMM_ERR_NO_MEMORY;
+    return p;
+}
+
+void *approx_new_state(size_t size)
+{
+    void *st = smm_aligned_alloc(size);
+    if (st != NULL)
+        memset(st, 0, size);
+    return st;
+}
+
+smm_status approx_row_major(const approx_vectors *v, int64_t dim, const float **X, int64_t *ld, float **copy)
+{
+    *copy = NULL;
+    if (v->layout == SMM_ROW_MAJOR) {
+        *X = v->data;
+        *ld = v->ld;
+        return SMM_OK;
+    }
+    smm_status status = SMM_OK;
+    float *c = approx_alloc(v->count, dim * (int64_t)sizeof(float), &status);
+    if (c == NULL)
+        return status;
+    for (int64_t i = 0; i < v->count; i++)
+        for (int64_t t = 0; t < dim; t++)
+            c[i * dim + t] = v->data[t * v->ld + i];
+    *X = *copy = c;
+    *ld = dim;
+    return SMM_OK;
 }
 
 smm_status approx_check_finite(const smm_context *ctx, const approx_vectors *v, int64_t dim)

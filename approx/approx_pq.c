@@ -10,7 +10,6 @@
  * PQ_ROWS rows of op(A) against PQ_TILE columns at a time (the rows' tables
  * stay in L1 while the codes stream past).
  */
-#include <string.h>
 
 #include "approx/approx_problem.h"
 #include "sketch/pq.h"
@@ -40,52 +39,6 @@ static void pq_free_state(void *state)
     smm_aligned_free(st);
 }
 
-static pq_state *pq_new_state(void)
-{
-    pq_state *st = smm_aligned_alloc(sizeof *st);
-    if (st != NULL)
-        memset(st, 0, sizeof *st);
-    return st;
-}
-
-/* Allocate count * size bytes (status SMM_ERR_OVERFLOW / SMM_ERR_NO_MEMORY on failure, kept otherwise). */
-static void *pq_alloc(int64_t count, int64_t size, smm_status *status)
-{
-    int64_t bytes;
-    if (smm_mul_size(count, size, &bytes) != SMM_OK) {
-        *status = SMM_ERR_OVERFLOW;
-        return NULL;
-    }
-    void *p = smm_aligned_alloc((size_t)bytes);
-    if (p == NULL)
-        *status = SMM_ERR_NO_MEMORY;
-    return p;
-}
-
-/*
- * The vectors of v (dimension dim) as a row-major matrix: v's own storage
- * when it is row-major (*copy NULL), else a transposed copy in *copy.
- */
-static smm_status row_major(const approx_vectors *v, int64_t dim, const float **X, int64_t *ld, float **copy)
-{
-    *copy = NULL;
-    if (v->layout == SMM_ROW_MAJOR) {
-        *X = v->data;
-        *ld = v->ld;
-        return SMM_OK;
-    }
-    smm_status status = SMM_OK;
-    float *c = pq_alloc(v->count, dim * (int64_t)sizeof(float), &status);
-    if (c == NULL)
-        return status;
-    for (int64_t i = 0; i < v->count; i++)
-        for (int64_t t = 0; t < dim; t++)
-            c[i * dim + t] = v->data[t * v->ld + i];
-    *X = *copy = c;
-    *ld = dim;
-    return SMM_OK;
-}
-
 static smm_status pq_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
 {
     *state = NULL;
@@ -93,20 +46,20 @@ static smm_status pq_sketch_b(const smm_context *ctx, const approx_b_side *b, vo
     const int32_t M = b->opts.sketch_dim;
     if (M > b->k)
         return SMM_ERR_BAD_ARGUMENT; /* more subspaces than dimensions */
-    pq_state *st = pq_new_state();
+    pq_state *st = approx_new_state(sizeof *st);
     if (st == NULL)
         return SMM_ERR_NO_MEMORY;
     const float *X;
     int64_t ld;
     float *copy;
-    smm_status status = row_major(&b->cols, b->k, &X, &ld, &copy);
+    smm_status status = approx_row_major(&b->cols, b->k, &X, &ld, &copy);
     if (status == SMM_OK)
         status = pq_train(ctx, X, n, ld, b->k, M, b->opts.seed, 0, 0, &st->cb);
     const int64_t bytes = pq_codes_bytes(M, n);
     if (status == SMM_OK && bytes < 0)
         status = SMM_ERR_OVERFLOW;
     if (status == SMM_OK)
-        st->codes = pq_alloc(bytes, 1, &status);
+        st->codes = approx_alloc(bytes, 1, &status);
     if (status == SMM_OK)
         status = pq_encode(ctx, st->cb, X, n, ld, st->codes);
     smm_aligned_free(copy);
@@ -125,18 +78,18 @@ static smm_status pq_sketch_a(const smm_context *ctx, const approx_b_side *b, co
     const pq_state *bs = b_state;
     const int64_t m = rows_a->count;
     const int32_t M = bs->cb->M;
-    pq_state *st = pq_new_state();
+    pq_state *st = approx_new_state(sizeof *st);
     if (st == NULL)
         return SMM_ERR_NO_MEMORY;
     smm_status status = SMM_OK;
-    st->lut = pq_alloc(m, (int64_t)M * PQ_CENTROIDS, &status);
-    st->scale = pq_alloc(m, sizeof(float), &status);
-    st->bias = pq_alloc(m, sizeof(float), &status);
+    st->lut = approx_alloc(m, (int64_t)M * PQ_CENTROIDS, &status);
+    st->scale = approx_alloc(m, sizeof(float), &status);
+    st->bias = approx_alloc(m, sizeof(float), &status);
     const float *X = NULL;
     int64_t ld = 0;
     float *copy = NULL;
     if (status == SMM_OK)
-        status = row_major(rows_a, b->k, &X, &ld, &copy);
+        status = approx_row_major(rows_a, b->k, &X, &ld, &copy);
     if (status == SMM_OK) {
         const int64_t blocks = (m + PQ_ROWS - 1) / PQ_ROWS;
 #pragma omp parallel for num_threads(ctx->threads) schedule(static)

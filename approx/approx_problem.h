@@ -89,10 +89,28 @@ typedef struct {
     void (*free_state)(void *state);
 } approx_method_ops;
 
+/* Helpers for methods (approx_plan.c). */
+
+/* smm_aligned_alloc of count * size bytes; NULL with *status set to SMM_ERR_OVERFLOW or SMM_ERR_NO_MEMORY
+ * on failure (*status untouched on success, so several calls can share one status). */
+void *approx_alloc(int64_t count, int64_t size, smm_status *status);
+
+/* A method's state struct of `size` bytes, aligned and zeroed (its pointers NULL), or NULL when memory ran out. */
+void *approx_new_state(size_t size);
+
+/*
+ * The vectors of v (dimension dim) as a row-major matrix (*X, leading
+ * dimension *ld): v's own storage when it is row-major (*copy NULL), else a
+ * transposed copy in *copy (smm_aligned_free it). SMM_OK, SMM_ERR_OVERFLOW
+ * or SMM_ERR_NO_MEMORY.
+ */
+smm_status approx_row_major(const approx_vectors *v, int64_t dim, const float **X, int64_t *ld, float **copy);
+
 /* The methods (approx_codes.c: the four sketch families; approx_pq.c: product quantization;
- * approx_classical.c: the linear sketches and column-row sampling). */
+ * approx_maddness.c: MADDNESS hash trees; approx_classical.c: the linear sketches and column-row sampling). */
 const approx_method_ops *approx_codes_ops(sketch_method method);
 const approx_method_ops *approx_pq_ops(sketch_method method);
+const approx_method_ops *approx_maddness_ops(sketch_method method);
 const approx_method_ops *approx_classical_ops(sketch_method method);
 
 /* The ops of any method, or NULL for an unknown one. */

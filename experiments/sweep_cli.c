@@ -35,6 +35,8 @@ static const int32_t default_lowrank[] = { 2, 4, 8, 16, 32 };
 static const int32_t default_topk_lowrank[] = { 16, 32 };
 static const int32_t default_pq[] = { 49, 98, 196 };
 static const int32_t default_topk_pq[] = { 98, 196 };
+static const int32_t default_maddness[] = { 16, 32, 64 };
+static const int32_t default_topk_maddness[] = { 32, 64 };
 static const int32_t default_candidates[] = { 20, 100, 500 };
 
 static void print_help(FILE *f, const char *prog)
@@ -47,7 +49,7 @@ static void print_help(FILE *f, const char *prog)
         "(approx.h) and records one row per configuration in an HDF5 table.\n"
         "Without options it runs the project's default sweep (scripts/run_sweep.sh,\n"
         "experiments/specs/default.json): both modes on Fashion-MNIST, every\n"
-        "method, 112 configurations, about 10 minutes on 2 cores.\n"
+        "method, 121 configurations, about 14 minutes on 2 cores.\n"
         "\n"
         "The grid: every combination of mode x dataset x shape x seed x thread\n"
         "count x method x size (x candidates in top-k mode) is one configuration,\n"
@@ -101,10 +103,12 @@ static void print_help(FILE *f, const char *prog)
         "Modes and methods\n"
         "  --mode MODE       dense | topk | both (default both: dense, then top-k)\n"
         "  --methods LIST    comma-separated sketch_method_name()s (default all):\n"
-        "                    simhash, simhash_orthogonal, simhash_structured,\n"
-        "                    crosspolytope (sized in bits), gaussian_projection,\n"
-        "                    srht, countsketch, cr_sampling, lowrank (sized by the\n"
-        "                    sketch dimension s), pq (sized by its subspaces M)\n"
+        "                    simhash, simhash_orthogonal,\n"
+        "                    simhash_structured, crosspolytope (sized in bits),\n"
+        "                    gaussian_projection, srht, countsketch, cr_sampling,\n"
+        "                    lowrank (sized by the sketch dimension s), pq (sized by\n"
+        "                    its subspaces M), maddness (sized by its codebooks C;\n"
+        "                    opt-in, not in the default sweep)\n"
         "  --bits LIST       sketch lengths of the four sketch families, each\n"
         "                    1..%d, for both modes (dense default 32,64,128,256,512;\n"
         "                    top-k default 256,512)\n"
@@ -121,8 +125,9 @@ static void print_help(FILE *f, const char *prog)
         "                    --sizes is given (cross-polytope encoding is the\n"
         "                    slowest: at 512 bits, encoding the 70000 vectors of\n"
         "                    the default top-k costs about as much as exact_topk);\n"
-        "                    lowrank=2,4,8,16,32 and pq=49,98,196 (dense),\n"
-        "                    lowrank=16,32 and pq=98,196 (top-k) unless\n"
+        "                    lowrank=2,4,8,16,32, pq=49,98,196 and\n"
+        "                    maddness=16,32,64 (dense), lowrank=16,32, pq=98,196\n"
+        "                    and maddness=32,64 (top-k) unless\n"
         "                    --sketch-dims, --topk-sketch-dims or --sizes is given\n"
         "                    (the rank a data-aware basis needs is far below the\n"
         "                    random projections' s)\n"
@@ -493,8 +498,8 @@ static void set_defaults(sweep_config *cfg)
     cfg->modes = SWEEP_MODE_DENSE | SWEEP_MODE_TOPK;
     cfg->datasets[0] = SWEEP_DATA_FASHION_MNIST;
     cfg->ndatasets = 1;
-    cfg->nmethods = SWEEP_NUM_METHODS;
-    for (int i = 0; i < SWEEP_NUM_METHODS; i++)
+    cfg->nmethods = SWEEP_DEFAULT_LAST_METHOD - SKETCH_SIMHASH + 1;
+    for (int i = 0; i < cfg->nmethods; i++)
         cfg->methods[i] = (sketch_method)(SKETCH_SIMHASH + i);
     cfg->seeds[0] = 42;
     cfg->nseeds = 1;
@@ -706,8 +711,9 @@ static void filter_candidates(const char *prog, sweep_config *cfg)
  * else the mode's list for its kind (bits or sketch dimensions). Without any
  * size flag, the default top-k sizes of cross-polytope are
  * default_topk_crosspolytope (its encoding is the slowest); without a
- * sketch-dimension flag, low-rank's and PQ's are default_lowrank /
- * default_topk_lowrank and default_pq / default_topk_pq.
+ * sketch-dimension flag, low-rank's, PQ's and MADDNESS's are default_lowrank /
+ * default_topk_lowrank, default_pq / default_topk_pq and default_maddness /
+ * default_topk_maddness.
  */
 static void resolve_sizes(sweep_config *cfg, const parse_state *st)
 {
@@ -717,10 +723,13 @@ static void resolve_sizes(sweep_config *cfg, const parse_state *st)
         sketch_method m = (sketch_method)(SKETCH_SIMHASH + i);
         int bits = sketch_method_uses_bits(m);
         /* the data-aware methods have sizes of their own unless sketch dimensions are given */
-        const int own_defaults = (m == SKETCH_LOWRANK || m == SKETCH_PQ) && !(st->seen & dim_flags);
+        const int own_defaults =
+            (m == SKETCH_LOWRANK || m == SKETCH_PQ || m == SKETCH_MADDNESS) && !(st->seen & dim_flags);
         if (!(st->dense_override & (1u << i))) {
             if (own_defaults && m == SKETCH_LOWRANK)
                 SET_DEFAULT_LIST(&cfg->dense_sizes[i], default_lowrank);
+            else if (own_defaults && m == SKETCH_MADDNESS)
+                SET_DEFAULT_LIST(&cfg->dense_sizes[i], default_maddness);
             else if (own_defaults)
                 SET_DEFAULT_LIST(&cfg->dense_sizes[i], default_pq);
             else
@@ -734,6 +743,8 @@ static void resolve_sizes(sweep_config *cfg, const parse_state *st)
             SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_crosspolytope);
         else if (own_defaults && m == SKETCH_LOWRANK)
             SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_lowrank);
+        else if (own_defaults && m == SKETCH_MADDNESS)
+            SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_maddness);
         else if (own_defaults)
             SET_DEFAULT_LIST(&cfg->topk_sizes[i], default_topk_pq);
         else

@@ -161,6 +161,22 @@ static inline int64_t pq_block_bytes(int32_t M)
 int64_t pq_codes_bytes(int32_t M, int64_t n);
 
 /*
+ * The codes of vector j (0 <= j < n): M values 0..15 to codes[0 .. M-1],
+ * for pq_pack. Called from several threads at once (different j).
+ */
+typedef void (*pq_codes_fn)(const void *arg, int64_t j, uint8_t *codes);
+
+/*
+ * Pack the codes of n vectors, as codes(arg, j, ..) gives them, into the
+ * blocks at out (pq_codes_bytes(M, n) bytes, every one written: padding
+ * codes 0); 1 <= M <= PQ_MAX_SUBSPACES. Blocks in parallel (ctx->threads)
+ * when `parallel` is set, each written by one thread. The writer of pq_encode
+ * and of MADDNESS's encoder (sketch/maddness.h).
+ */
+void pq_pack(const smm_context *ctx, int64_t n, int32_t M, int parallel, pq_codes_fn codes, const void *arg,
+             uint8_t *out);
+
+/*
  * Encode n row-major vectors (row i at X + i * ld) into packed blocks at
  * codes (pq_codes_bytes(cb->M, n) bytes, every one written: padding codes
  * 0): code_m(x) = pq_nearest_centroid of x's part in subspace m. Per-vector
@@ -199,6 +215,38 @@ int pq_code_at(const uint8_t *codes, int32_t M, int64_t j, int32_t m);
 
 /* Reconstruction of vector j (its M centroids side by side, k floats to x). */
 void pq_decode(const pq_codebook *cb, const uint8_t *codes, int64_t j, float *x);
+
+/*
+ * n distinct integers of [0, N) (1 <= n <= N), sorted increasing, into out:
+ * the seeded draw of pq_train's step 1, from s = XXH3_64bits_withSeed(domain,
+ * strlen(domain), seed): all of them in order when n == N, else Floyd's
+ * algorithm (for j = N - n .. N - 1, t = h(j) mod (j + 1) is taken unless
+ * already taken, else j, with h(i) = XXH3_64bits_withSeed(the 8
+ * little-endian bytes of i, s)). The indices depend on (domain, seed, N, n)
+ * only. Allocates a hash set of the smallest power of two >= 2n int64_t when
+ * n < N. Returns SMM_OK, or SMM_ERR_NO_MEMORY with out untouched. Shared by
+ * pq_train (domains "pq_train_sample", "pq_train_init") and maddness_train.
+ */
+smm_status pq_sample_indices(const char *domain, uint64_t seed, int64_t N, int64_t n, int64_t *out);
+
+/*
+ * The exact table of subspace m (0 <= m < M) of one query, 16 doubles to T:
+ * the source pq_lut_quantize reads, called with its `arg`. It may be called
+ * twice for one m (M > 256) and must then give the same values.
+ */
+typedef void (*pq_table_fn)(const void *arg, int32_t m, double T[PQ_CENTROIDS]);
+
+/*
+ * The byte tables of one query from its exact tables (the quantization of
+ * pq_lut below, for any source of exact tables): 16 M bytes to lut
+ * (lut[m * 16 + c]), the step to *scale and the bias to *bias, with the
+ * same error bound. Up to 256 subspaces the exact tables are kept in a 32
+ * KiB stack buffer between the two passes (ranges, then quantization);
+ * beyond that table() is called again in the second pass. No allocation.
+ * Used by pq_lut (tables of centroids) and by MADDNESS (sketch/maddness.h:
+ * tables of prototypes per column of op(B)).
+ */
+void pq_lut_quantize(int32_t M, pq_table_fn table, const void *arg, uint8_t *lut, float *scale, float *bias);
 
 /*
  * Lookup tables of `rows` queries Q (row-major, row r at Q + r * ld,

@@ -53,6 +53,25 @@ int pq_nearest_centroid(const float *x, const float *ct, int64_t d, float *dist)
     return best;
 }
 
+/* Row-major vectors against a codebook: the source of pq_encode's codes. */
+typedef struct {
+    const pq_codebook *cb;
+    const float *X;
+    int64_t ld;
+} nearest_rows;
+
+static void nearest_codes(const void *arg, int64_t j, uint8_t *codes)
+{
+    const nearest_rows *r = arg;
+    const pq_codebook *cb = r->cb;
+    const float *x = r->X + j * r->ld;
+    for (int32_t m = 0; m < cb->M; m++) {
+        const int64_t lo = cb->start[m];
+        codes[m] = (uint8_t)pq_nearest_centroid(x + lo, cb->centroids_t + PQ_CENTROIDS * lo, cb->start[m + 1] - lo,
+                                                NULL);
+    }
+}
+
 int64_t pq_codes_bytes(int32_t M, int64_t n)
 {
     if (n < 0 || M < 1)
@@ -86,27 +105,30 @@ smm_status pq_encode(const smm_context *ctx, const pq_codebook *cb, const float 
     if (!pq_all_finite(ctx, X, n, k, ld))
         return SMM_ERR_NON_FINITE;
 
+    const nearest_rows rows = { cb, X, ld };
+    pq_pack(ctx, n, M, n * k >= PQ_PARALLEL_MIN_WORK, nearest_codes, &rows, codes);
+    return SMM_OK;
+}
+
+void pq_pack(const smm_context *ctx, int64_t n, int32_t M, int parallel, pq_codes_fn codes, const void *arg,
+             uint8_t *out)
+{
     const int64_t blocks = (n + PQ_BLOCK - 1) / PQ_BLOCK, bb = pq_block_bytes(M);
-    const int64_t *start = cb->start;
-    const float *ct = cb->centroids_t;
-    #pragma omp parallel for num_threads(ctx->threads) schedule(static) if (n * k >= PQ_PARALLEL_MIN_WORK)
+    #pragma omp parallel for num_threads(ctx->threads) schedule(static) if (parallel)
     for (int64_t b = 0; b < blocks; b++) {
-        uint8_t *blk = codes + b * bb;
+        uint8_t *blk = out + b * bb;
+        uint8_t c[PQ_MAX_SUBSPACES];
         memset(blk, 0, (size_t)bb);
         const int64_t j0 = b * PQ_BLOCK;
         const int64_t cnt = n - j0 < PQ_BLOCK ? n - j0 : PQ_BLOCK;
         for (int64_t t = 0; t < cnt; t++) {
-            const float *x = X + (j0 + t) * ld;
+            codes(arg, j0 + t, c);
             uint8_t *byte = blk + (t & 15);
             const int shift = (int)(t >> 4) * 4;
-            for (int32_t m = 0; m < M; m++) {
-                const int64_t lo = start[m];
-                const int c = pq_nearest_centroid(x + lo, ct + PQ_CENTROIDS * lo, start[m + 1] - lo, NULL);
-                byte[16 * m] |= (uint8_t)(c << shift);
-            }
+            for (int32_t m = 0; m < M; m++)
+                byte[16 * m] |= (uint8_t)(c[m] << shift);
         }
     }
-    return SMM_OK;
 }
 
 int pq_code_at(const uint8_t *codes, int32_t M, int64_t j, int32_t m)

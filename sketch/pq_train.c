@@ -132,19 +132,23 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/*
- * n distinct integers of [0, N) (1 <= n <= N), sorted increasing, into out:
- * all of them when n == N, else Floyd's algorithm (draw j = N - n .. N - 1:
- * t = h(j) mod (j + 1); take t unless already taken, else j). A hash set of
- * 2^p >= 2n slots (set: scratch of that many int64_t) remembers the taken.
- */
-static void sample_distinct(uint64_t seed, int64_t N, int64_t n, int64_t *out, int64_t *set, int64_t slots)
+/* Smallest power of two >= 2 n (n >= 1). */
+static int64_t set_slots(int64_t n)
 {
-    if (n == N) {
-        for (int64_t i = 0; i < n; i++)
-            out[i] = i;
-        return;
-    }
+    int64_t s = 2;
+    while (s < 2 * n)
+        s *= 2;
+    return s;
+}
+
+/*
+ * n distinct integers of [0, N) (1 <= n < N) by Floyd's algorithm (draw j =
+ * N - n .. N - 1: t = h(j) mod (j + 1); take t unless already taken, else
+ * j), sorted increasing, into out. A hash set of `slots` (a power of two >=
+ * 2n) int64_t in set remembers the taken.
+ */
+static void floyd_sample(uint64_t seed, int64_t N, int64_t n, int64_t *out, int64_t *set, int64_t slots)
+{
     for (int64_t s = 0; s < slots; s++)
         set[s] = -1;
     const uint64_t mask = (uint64_t)slots - 1;
@@ -175,13 +179,20 @@ static void sample_distinct(uint64_t seed, int64_t N, int64_t n, int64_t *out, i
     qsort(out, (size_t)n, sizeof *out, cmp_i64);
 }
 
-/* Smallest power of two >= 2 n (n >= 1). */
-static int64_t set_slots(int64_t n)
+smm_status pq_sample_indices(const char *domain, uint64_t seed, int64_t N, int64_t n, int64_t *out)
 {
-    int64_t s = 2;
-    while (s < 2 * n)
-        s *= 2;
-    return s;
+    if (n == N) {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = i;
+        return SMM_OK;
+    }
+    const int64_t slots = set_slots(n);
+    int64_t *set = malloc((size_t)slots * sizeof(int64_t));
+    if (set == NULL)
+        return SMM_ERR_NO_MEMORY;
+    floyd_sample(domain_seed(domain, seed), N, n, out, set, slots);
+    free(set);
+    return SMM_OK;
 }
 
 /* ------------------------------------------------------------------------
@@ -307,23 +318,17 @@ smm_status pq_train(const smm_context *ctx, const float *X, int64_t count, int64
     if (per > (size_t)PTRDIFF_MAX / (size_t)threads)
         return SMM_ERR_OVERFLOW;
 
-    const int64_t slots = set_slots(n);
     int64_t *sample = malloc((size_t)n * sizeof(int64_t));
-    int64_t *set = count > n ? malloc((size_t)slots * sizeof(int64_t)) : NULL;
-    int64_t init_set[64];
     int64_t init[PQ_CENTROIDS];
     char *work = smm_aligned_alloc(per * (size_t)threads);
     pq_codebook *c = codebook_alloc(k, M);
-    if (sample == NULL || (count > n && set == NULL) || work == NULL || c == NULL) {
+    if (sample == NULL || work == NULL || c == NULL || pq_sample_indices("pq_train_sample", seed, count, n, sample) != SMM_OK ||
+        pq_sample_indices("pq_train_init", seed, n, PQ_CENTROIDS, init) != SMM_OK) {
         free(sample);
-        free(set);
         smm_aligned_free(work);
         pq_codebook_free(c);
         return SMM_ERR_NO_MEMORY;
     }
-    sample_distinct(domain_seed("pq_train_sample", seed), count, n, sample, set, slots);
-    free(set);
-    sample_distinct(domain_seed("pq_train_init", seed), n, PQ_CENTROIDS, init, init_set, set_slots(PQ_CENTROIDS));
 
     #pragma omp parallel num_threads(threads) if (threads > 1)
     {

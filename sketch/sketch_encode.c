@@ -31,6 +31,8 @@ const char *sketch_method_name(sketch_method method)
         return "lowrank";
     case SKETCH_PQ:
         return "pq";
+    case SKETCH_MADDNESS:
+        return "maddness";
     default:
         return NULL;
     }

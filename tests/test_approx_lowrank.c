@@ -66,24 +66,6 @@ static void make_spectrum(int64_t k, int64_t n, int64_t r, double decay, uint64_
     free(W);
 }
 
-/* ||C - A B||_F (A m x k, B k x n, C m x n, all row-major) in double, and ||A B||_F in *ref_norm. */
-static double product_error(int64_t m, int64_t n, int64_t k, const float *A, const float *B, const float *C,
-                            double *ref_norm)
-{
-    double err = 0.0, ref = 0.0;
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            double acc = 0.0;
-            for (int64_t t = 0; t < k; t++)
-                acc += (double)A[i * k + t] * (double)B[t * n + j];
-            err += (C[i * n + j] - acc) * (C[i * n + j] - acc);
-            ref += acc * acc;
-        }
-    if (ref_norm)
-        *ref_norm = sqrt(ref);
-    return sqrt(err);
-}
-
 static double frobenius(const float *X, int64_t count)
 {
     double acc = 0.0;
@@ -110,7 +92,7 @@ START_TEST(exact_when_s_reaches_the_rank)
         approx_options o = lowrank_options(dims[d], 0);
         ck_assert_int_eq(lowrank_product(m, n, k, A, B, &o, C), SMM_OK);
         double ref;
-        const double err = product_error(m, n, k, A, B, C, &ref);
+        const double err = test_product_error(m, n, k, A, B, C, &ref);
         ck_assert_msg(err <= 1e-5 * ref, "s = %d: relative error %g", dims[d], err / ref);
     }
     free(A), free(B), free(C);
@@ -131,7 +113,7 @@ START_TEST(error_within_the_stated_bound)
     for (int32_t s = 1; s <= 16; s *= 2) {
         approx_options o = lowrank_options(s, 0);
         ck_assert_int_eq(lowrank_product(m, n, k, A, B, &o, C), SMM_OK);
-        const double err = product_error(m, n, k, A, B, C, NULL);
+        const double err = test_product_error(m, n, k, A, B, C, NULL);
         const double bound = a_norm * pow(0.7, (double)s); /* ||A||_F sigma_{s+1} */
         ck_assert_msg(err <= 1.5 * bound, "s = %d: error %g, bound %g", s, err, bound);
         ck_assert_msg(err < last, "s = %d: error %g did not fall (was %g)", s, err, last);
@@ -157,9 +139,9 @@ START_TEST(energy_chooses_the_rank)
     o.energy = 1.0; /* all of it: rank 4 or more, exact */
     ck_assert_int_eq(lowrank_product(m, n, k, A, B, &o, Cf), SMM_OK);
     double ref;
-    const double e1 = product_error(m, n, k, A, B, C1, &ref);
-    const double ee = product_error(m, n, k, A, B, Ce, NULL);
-    const double ef = product_error(m, n, k, A, B, Cf, NULL);
+    const double e1 = test_product_error(m, n, k, A, B, C1, &ref);
+    const double ee = test_product_error(m, n, k, A, B, Ce, NULL);
+    const double ef = test_product_error(m, n, k, A, B, Cf, NULL);
     ck_assert_msg(fabs(ee - e1) <= 1e-3 * e1, "energy 0.5: error %g, rank 1: %g", ee, e1);
     ck_assert_msg(ef <= 1e-5 * ref, "energy 1: relative error %g", ef / ref);
     ck_assert_msg(e1 > 1e3 * ef, "rank 1 error %g not above the full one %g", e1, ef);

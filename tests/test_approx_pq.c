@@ -27,21 +27,6 @@ static smm_status pq_product(int64_t m, int64_t n, int64_t k, const float *A, co
     return approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, o);
 }
 
-/* ||C - A B||_F / ||A B||_F (A m x k, B k x n, C m x n, row-major) in double. */
-static double relative_error(int64_t m, int64_t n, int64_t k, const float *A, const float *B, const float *C)
-{
-    double err = 0.0, ref = 0.0;
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            double acc = 0.0;
-            for (int64_t t = 0; t < k; t++)
-                acc += (double)A[i * k + t] * (double)B[t * n + j];
-            err += (C[i * n + j] - acc) * (C[i * n + j] - acc);
-            ref += acc * acc;
-        }
-    return sqrt(err / ref);
-}
-
 START_TEST(error_falls_as_m_grows)
 {
     const int64_t m = 40, n = 600, k = 64;
@@ -60,7 +45,7 @@ START_TEST(error_falls_as_m_grows)
     for (int i = 0; i < 3; i++) {
         approx_options o = pq_options(Ms[i], 0);
         ck_assert_int_eq(pq_product(m, n, k, A, B, &o, C), SMM_OK);
-        const double err = relative_error(m, n, k, A, B, C);
+        const double err = test_relative_error(m, n, k, A, B, C);
         ck_assert_msg(err < 0.8 * last, "M = %d: relative error %g did not fall below 0.8 x %g", Ms[i], err, last);
         last = err;
     }

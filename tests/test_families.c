@@ -332,6 +332,7 @@ START_TEST(test_rotation_dim_and_names)
     ck_assert_str_eq(sketch_method_name(SKETCH_CR_SAMPLING), "cr_sampling");
     ck_assert_str_eq(sketch_method_name(SKETCH_LOWRANK), "lowrank");
     ck_assert_str_eq(sketch_method_name(SKETCH_PQ), "pq");
+    ck_assert_str_eq(sketch_method_name(SKETCH_MADDNESS), "maddness");
     ck_assert_ptr_null(sketch_method_name((sketch_method)0));
     ck_assert_ptr_null(sketch_method_name((sketch_method)100));
     ck_assert_ptr_null(sketch_method_name((sketch_method)-1));

@@ -57,17 +57,6 @@ static smm_context context(smm_isa isa, int threads)
     return ctx;
 }
 
-/* FNV-1a 64 of n bytes. */
-static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= UINT64_C(0x100000001B3);
-    }
-    return h;
-}
-
 static float *random_matrix(int64_t rows, int64_t cols, int64_t ld, uint64_t *rng)
 {
     float *x = malloc((size_t)(rows * ld + 1) * sizeof(float));
@@ -381,13 +370,13 @@ START_TEST(test_golden_hashes)
     ck_assert_int_eq(pq_train(&ctx, X, count, k, k, M, 5, 12, 0, &cb), SMM_OK);
     uint8_t codes[2 * 16 * 5];
     ck_assert_int_eq(pq_encode(&ctx, cb, X, n, k, codes), SMM_OK);
-    const uint64_t h_all = fnv1a(codes, sizeof codes, fnv1a(cb->centroids, (size_t)(16 * k) * sizeof(float),
-                                                            UINT64_C(0xcbf29ce484222325)));
+    const uint64_t h_all = test_fnv1a(
+        codes, sizeof codes, test_fnv1a(cb->centroids, (size_t)(16 * k) * sizeof(float), UINT64_C(0xcbf29ce484222325)));
     pq_codebook_free(cb);
     ck_assert_int_eq(pq_train(&ctx, X, count, k, k, M, 5, 12, 200, &cb), SMM_OK);
     ck_assert_int_eq(pq_encode(&ctx, cb, X, n, k, codes), SMM_OK);
-    const uint64_t h_sample = fnv1a(codes, sizeof codes, fnv1a(cb->centroids, (size_t)(16 * k) * sizeof(float),
-                                                               UINT64_C(0xcbf29ce484222325)));
+    const uint64_t h_sample = test_fnv1a(
+        codes, sizeof codes, test_fnv1a(cb->centroids, (size_t)(16 * k) * sizeof(float), UINT64_C(0xcbf29ce484222325)));
     pq_codebook_free(cb);
     test_restore_defaults();
     free(X);

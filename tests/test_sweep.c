@@ -488,7 +488,7 @@ START_TEST(test_sweep_spec_good)
     ck_assert_int_eq(run_sweep(args4), 0);
     ck_assert_int_eq(dry_run_size(), 24);
 
-    /* experiments/specs/default.json is the default sweep: same 112 configurations, same hashes. */
+    /* experiments/specs/default.json is the default sweep: same 121 configurations, same hashes. */
     char dir[1024], path[1100];
     snprintf(dir, sizeof dir, "%s", __FILE__);
     char *slash = strrchr(dir, '/');
@@ -499,27 +499,27 @@ START_TEST(test_sweep_spec_good)
     ck_assert_int_eq(run_sweep(defaults), 0);
     static int64_t di[128], di2[128];
     static uint64_t dh[128], dh2[128];
-    ck_assert_int_eq(dry_run_lines(di, dh, 128), 112);
+    ck_assert_int_eq(dry_run_lines(di, dh, 128), 121);
     const char *from_file[] = { "--spec", path, "--dry-run", NULL };
     rc = run_sweep(from_file);
     if (rc != 0)
         dump_file(log_path());
     ck_assert_int_eq(rc, 0);
-    ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 112);
-    for (int i = 0; i < 112; i++)
+    ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 121);
+    for (int i = 0; i < 121; i++)
         ck_assert_msg(di[i] == di2[i] && dh[i] == dh2[i], "default configuration %d differs", i);
     ck_assert_msg(file_contains(log_path(), "dense fashion-mnist 4096x4096x784") &&
                       file_contains(log_path(), "topk fashion-mnist 10000x60000x784"),
                   "the default sweep's shapes");
 
-    /* experiments/specs/gaussian.json, the hard case that scripts/run_sweep.sh runs second: 45 configurations. */
+    /* experiments/specs/gaussian.json, the hard case that scripts/run_sweep.sh runs second: 49 configurations. */
     snprintf(path, sizeof path, "%s/../experiments/specs/gaussian.json", dir);
     const char *gaussian[] = { "--spec", path, "--dry-run", NULL };
     rc = run_sweep(gaussian);
     if (rc != 0)
         dump_file(log_path());
     ck_assert_int_eq(rc, 0);
-    ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 45);
+    ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 49);
     ck_assert_msg(file_contains(log_path(), "dense gaussian 4096x4096x784") &&
                       file_contains(log_path(), "topk gaussian 2000x60000x784"),
                   "the Gaussian sweep's shapes");

@@ -5,6 +5,8 @@
 #ifndef SMM_TEST_UTIL_H
 #define SMM_TEST_UTIL_H
 
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -60,6 +62,44 @@ static inline int64_t test_stored_size(smm_layout layout, smm_trans trans, int64
 {
     const int64_t r = trans == SMM_NO_TRANS ? rows : cols, c = trans == SMM_NO_TRANS ? cols : rows;
     return layout == SMM_ROW_MAJOR ? r * ld : c * ld;
+}
+
+/* ||C - A B||_F for row-major A (m x k), B (k x n) and C (m x n), the product in double; ||A B||_F in *ref_norm. */
+static inline double test_product_error(int64_t m, int64_t n, int64_t k, const float *A, const float *B,
+                                        const float *C, double *ref_norm)
+{
+    double err = 0.0, ref = 0.0;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0.0;
+            for (int64_t t = 0; t < k; t++)
+                acc += (double)A[i * k + t] * (double)B[t * n + j];
+            err += (C[i * n + j] - acc) * (C[i * n + j] - acc);
+            ref += acc * acc;
+        }
+    if (ref_norm)
+        *ref_norm = sqrt(ref);
+    return sqrt(err);
+}
+
+/* ||C - A B||_F / ||A B||_F, as test_product_error. */
+static inline double test_relative_error(int64_t m, int64_t n, int64_t k, const float *A, const float *B,
+                                         const float *C)
+{
+    double ref;
+    const double err = test_product_error(m, n, k, A, B, C, &ref);
+    return err / ref;
+}
+
+/* FNV-1a 64 of n bytes, continuing from h (start: UINT64_C(0xcbf29ce484222325)): golden hashes of outputs. */
+static inline uint64_t test_fnv1a(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= UINT64_C(0x100000001B3);
+    }
+    return h;
 }
 
 /*

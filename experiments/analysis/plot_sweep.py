@@ -42,8 +42,8 @@ from load_results import format_table, load_attributes, load_results, num_rows  
 
 # The methods in the order of sketch_method (sketchmm/sketch.h), each with one colour and marker.
 METHODS = ["simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
-           "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", "pq"]
-MARKERS = ["o", "s", "D", "^", "v", "<", ">", "P", "X", "*"]
+           "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", "pq", "maddness"]
+MARKERS = ["o", "s", "D", "^", "v", "<", ">", "P", "X", "*", "h"]
 SIZE_LINESTYLES = ["-", "--", ":", "-."]
 
 

@@ -15,7 +15,7 @@
  * the product keeps: estimates whose error scales with |a_i| |b_j| are only
  * useful where it is large (report it with any error figure).
  *
- * Methods (approx_options.method: the eight values of sketch_method, listed
+ * Methods (approx_options.method: the values of sketch_method, listed
  * in sketchmm/sketch.h with sketch_method_name and sketch_method_uses_bits)
  *
  * Sketch families (sketchmm/sketch.h): each a_i and b_j gets a code of
@@ -139,6 +139,60 @@
  *                               flops per training vector, 32 k flops per
  *                               column to encode; a product: 32 k flops per
  *                               row for its table, then M lookups per entry.
+ *   SKETCH_MADDNESS             MADDNESS-style encoding (Blalock and Guttag,
+ *                               "Multiplying Matrices Without Multiplying",
+ *                               ICML 2021): PQ with the roles swapped and
+ *                               learned hash trees instead of nearest
+ *                               centroids. k is cut into C = s contiguous
+ *                               subspaces as for SKETCH_PQ (1 <= C <= min(k,
+ *                               256)). Codebook c has a balanced binary tree of
+ *                               4 levels, one split dimension per level (in its
+ *                               subspace) and one threshold per node; a_i's
+ *                               code in c is its leaf (0..15), reached by 4
+ *                               comparisons x[j_t] >= threshold (right),
+ *                               no multiply; and 16 prototypes P_{c,l} of
+ *                               dimension k, so a_i ~ q(a_i) = sum_c
+ *                               P_{c,code_c(a_i)}. Training on op(B)'s
+ *                               columns (at most 4096, drawn from the seed:
+ *                               queries assumed drawn like the data), greedy
+ *                               per level: of the 4 dimensions of largest
+ *                               within-bucket variance, the one whose optimal
+ *                               per-bucket thresholds (by sorting and running
+ *                               sums) leave the least squared error in the
+ *                               subspace; prototypes first the leaves' means,
+ *                               then the ridge regression over all k
+ *                               dimensions P = argmin ||X - G P||^2 + lambda
+ *                               ||P||^2 (G the one-hot leaf matrix of the
+ *                               training vectors, lambda = 1 in units of
+ *                               training vectors, so scale-free), solved by
+ *                               Cholesky in double. Every step runs in double
+ *                               in a fixed order: trees and prototypes, and so
+ *                               the codes of op(A), are the same for every
+ *                               thread count and ISA path. The plan keeps per
+ *                               column b_j the table T_j[c][l] = <P_{c,l},
+ *                               b_j> (exact_sgemm), quantized to bytes as
+ *                               SKETCH_PQ's query tables (step delta_j per
+ *                               column, an offset per codebook), and
+ *                               est_ij = delta_j sum_c lut_j[c][code_c(a_i)]
+ *                               + bias_j, summed exactly by SKETCH_PQ's scan
+ *                               kernels. Error: <q(a_i) - a_i, b_j> (the
+ *                               trees' quantization of a_i, shrinking on
+ *                               average as C grows when the rows of op(A) are
+ *                               like op(B)'s columns) plus at most C delta_j /
+ *                               2 from the byte tables. Not unbiased; the
+ *                               tables, hence C, are bit-identical for every
+ *                               thread count and equal across ISA paths up to
+ *                               exact_sgemm's rounding of T_j (which can move
+ *                               a byte by one step). C > k or C > 256:
+ *                               SMM_ERR_BAD_ARGUMENT; fewer than 16 columns:
+ *                               SMM_ERR_BAD_SIZE. Plan cost: O(16 N k) for the
+ *                               trees (N <= 4096 training vectors), O(N C k)
+ *                               + (16 C)^3 / 6 + 2 (16 C)^2 k flops in double
+ *                               for the ridge regression, then 32 C k flops
+ *                               per column for its table (SGEMM); a product:
+ *                               4 C comparisons per row of op(A) to encode it
+ *                               (only 4 C of its k values are read), then C
+ *                               lookups per entry.
  *
  * Reproducibility: every method's randomness is a function of (method, seed,
  * sizes) alone. The sketch-family methods give bit-identical C for every
@@ -207,7 +261,7 @@ extern "C" {
  * change the fields you need; a NULL options pointer means the defaults.
  */
 typedef struct {
-    sketch_method method;  /* any of sketch.h's eight (sketch_method_name); default SKETCH_SIMHASH */
+    sketch_method method;  /* any of sketch.h's methods (sketch_method_name); default SKETCH_SIMHASH */
     int32_t bits;          /* code length of the sketch families, 1..SKETCH_MAX_BITS; default 256 */
     int32_t sketch_dim;    /* s of the classical methods, 1..APPROX_MAX_SKETCH_DIM; default 64 */
     uint64_t seed;         /* seed of every random choice; default 0x5eed */

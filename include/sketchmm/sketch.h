@@ -212,6 +212,11 @@ SMM_API double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, doubl
  * SKETCH_PQ                   data-aware: product quantization, s = M subspaces
  *                             with 16 learned centroids each (4-bit codes),
  *                             estimated through byte lookup tables.
+ * SKETCH_MADDNESS             data-aware: MADDNESS-style encoding, s = C
+ *                             codebooks, each a learned 4-level hash tree
+ *                             (4-bit codes of op(A) from comparisons only) with
+ *                             16 prototypes; byte tables of op(B), the same
+ *                             scans as SKETCH_PQ.
  * ------------------------------------------------------------------------ */
 typedef enum {
     SKETCH_SIMHASH = 1,
@@ -223,11 +228,12 @@ typedef enum {
     SKETCH_COUNTSKETCH = 7,
     SKETCH_CR_SAMPLING = 8,
     SKETCH_LOWRANK = 9,
-    SKETCH_PQ = 10
+    SKETCH_PQ = 10,
+    SKETCH_MADDNESS = 11
 } sketch_method;
 
 /* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
- * "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", "pq", or NULL. */
+ * "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", "pq", "maddness", or NULL. */
 SMM_API const char *sketch_method_name(sketch_method method);
 
 /* 1 for the four code methods SKETCH_SIMHASH .. SKETCH_CROSSPOLYTOPE (sized by bits), 0 for the linear

@@ -44,6 +44,11 @@ Data-aware, sized by ``sketch_dim``:
   e of ||B||_F^2.
 - ``pq``: product quantization, s = M subspaces with 16 centroids each (4-bit codes),
   estimated through byte lookup tables. M <= k; B needs at least 16 columns.
+- ``maddness``: MADDNESS (Blalock and Guttag 2021), s = C codebooks: learned 4-level
+  hash trees (trained on B's columns) encode each row of A with comparisons only;
+  16 prototypes per codebook refined by ridge regression give per column of B a byte
+  table T_j[c][leaf] = <prototype, b_j>, summed by the same lookup kernels as pq.
+  C <= min(k, 256); B needs at least 16 columns. Not unbiased.
 
 sketchmm.methods() lists the methods of the library that is loaded, with what sizes
 each (a newer library may have more than the ones above; help() of its approx.h has

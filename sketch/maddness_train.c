@@ -1,0 +1,549 @@
+/*
+ * maddness_train.c - MADDNESS models: the hash trees (greedy level by level,
+ * optimal splits by sorting and running sums), the bucket-mean prototypes
+ * and their ridge-regression refinement (Cholesky in double), model
+ * allocation (see maddness.h for every rule).
+ *
+ * Plain C for the baseline CPU. Each codebook's tree is built by one thread
+ * from start to end; the ridge system's counts are integers, its sums run in
+ * increasing sample order, and every entry of the Cholesky factor and of the
+ * triangular solves is computed by one thread in a fixed order (threads
+ * split rows or columns, never a sum), so the model does not depend on the
+ * thread count or the ISA path.
+ */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sketch/maddness.h"
+
+/* Training vectors x dimensions below which the parallel loops stay on one thread. */
+#define MD_PARALLEL_MIN_WORK 65536
+
+/* ------------------------------------------------------------------------
+ * Models
+ * ------------------------------------------------------------------------ */
+
+void maddness_model_free(maddness_model *md)
+{
+    if (md == NULL)
+        return;
+    free(md->start);
+    free(md->dims);
+    free(md->thresholds);
+    smm_aligned_free(md->prototypes);
+    free(md);
+}
+
+/* A model with its offsets set, prototypes zero, trees uninitialised; NULL when memory is short. */
+static maddness_model *model_alloc(int64_t k, int32_t C)
+{
+    maddness_model *md = calloc(1, sizeof *md);
+    if (md == NULL)
+        return NULL;
+    md->k = k;
+    md->C = C;
+    md->start = malloc(((size_t)C + 1) * sizeof(int64_t));
+    md->dims = malloc((size_t)C * MADDNESS_LEVELS * sizeof(int32_t));
+    md->thresholds = malloc((size_t)C * MADDNESS_NODES * sizeof(float));
+    md->prototypes = smm_aligned_alloc((size_t)C * MADDNESS_LEAVES * (size_t)k * sizeof(float));
+    if (md->start == NULL || md->dims == NULL || md->thresholds == NULL || md->prototypes == NULL) {
+        maddness_model_free(md);
+        return NULL;
+    }
+    memset(md->prototypes, 0, (size_t)C * MADDNESS_LEAVES * (size_t)k * sizeof(float));
+    for (int32_t c = 0; c < C; c++) {
+        int64_t lo, hi;
+        pq_subspace_range(k, C, c, &lo, &hi);
+        md->start[c] = lo;
+    }
+    md->start[C] = k;
+    return md;
+}
+
+/* ------------------------------------------------------------------------
+ * Trees
+ * ------------------------------------------------------------------------ */
+
+/* One value of a bucket's vector along the candidate dimension, with its sample position (the tie rule). */
+typedef struct {
+    float v;
+    int32_t pos;
+} keyed;
+
+/* An unsigned key in the order of the floats (-0 as +0, so equal values have equal keys). */
+static inline uint32_t float_key(float v)
+{
+    if (v == 0.0f)
+        v = 0.0f;
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return (u & UINT32_C(0x80000000)) ? ~u : (u | UINT32_C(0x80000000));
+}
+
+/*
+ * Sort a[0 .. n-1] by value, stably (a stable LSD radix sort, 4 passes of 8
+ * bits, a pass skipped when every key has the same byte there), tmp: n more.
+ * The caller fills a in increasing position, so ties stay in that order: the
+ * result is sorted by (value, position).
+ */
+static void sort_keyed(keyed *a, keyed *tmp, int64_t n)
+{
+    for (int shift = 0; shift < 32; shift += 8) {
+        int64_t cnt[257] = { 0 };
+        for (int64_t i = 0; i < n; i++)
+            cnt[((float_key(a[i].v) >> shift) & 255) + 1]++;
+        int same = 0;
+        for (int b = 1; b <= 256; b++)
+            same |= cnt[b] == n;
+        if (same)
+            continue;
+        for (int b = 0; b < 256; b++)
+            cnt[b + 1] += cnt[b];
+        for (int64_t i = 0; i < n; i++)
+            tmp[cnt[(float_key(a[i].v) >> shift) & 255]++] = a[i];
+        memcpy(a, tmp, (size_t)n * sizeof *a);
+    }
+}
+
+/* One thread's workspace for the trees of its codebooks (dmax: the longest subspace). */
+typedef struct {
+    float *xs;        /* n x d subspace parts of the sample, row-major */
+    uint8_t *node;    /* n: current node (bucket) of each vector */
+    int32_t *members; /* n: sample positions grouped by bucket, increasing within a bucket */
+    keyed *sorted;    /* n */
+    keyed *tmp;       /* n: the sort's other buffer */
+    double *s1, *s2;  /* 8 x dmax: per-bucket sums of x and x^2 (then 16 x dmax for the leaf means) */
+    double *var;      /* dmax: V_u */
+    double *l1, *l2;  /* dmax: running sums of the left part */
+} tree_ws;
+
+/*
+ * The optimal split of one bucket (members m[0 .. cnt-1], sums s1, s2 over the
+ * d dimensions) along dimension u: *thr and the loss; thr = +Inf and the
+ * bucket's own SSE when no cut separates two different values.
+ */
+static double best_split(const tree_ws *w, const int32_t *m, int64_t cnt, int64_t d, int64_t u, const double *s1,
+                         const double *s2, float *thr)
+{
+    double whole = 0.0;
+    for (int64_t t = 0; t < d; t++)
+        whole += cnt > 0 ? s2[t] - s1[t] * s1[t] / (double)cnt : 0.0;
+    *thr = INFINITY;
+    if (cnt < 2)
+        return whole;
+    keyed *sorted = w->sorted;
+    for (int64_t i = 0; i < cnt; i++) {
+        sorted[i].v = w->xs[(int64_t)m[i] * d + u];
+        sorted[i].pos = m[i];
+    }
+    sort_keyed(sorted, w->tmp, cnt); /* members come in increasing position: ties stay in that order */
+    double *l1 = w->l1, *l2 = w->l2;
+    for (int64_t t = 0; t < d; t++)
+        l1[t] = l2[t] = 0.0;
+    double best = 0.0;
+    int64_t best_p = 0;
+    for (int64_t p = 1; p < cnt; p++) {
+        const float *x = w->xs + (int64_t)sorted[p - 1].pos * d;
+        for (int64_t t = 0; t < d; t++) {
+            const double v = (double)x[t];
+            l1[t] += v;
+            l2[t] += v * v;
+        }
+        if (!(sorted[p - 1].v < sorted[p].v))
+            continue; /* equal values cannot be told apart by a threshold */
+        const double nl = (double)p, nr = (double)(cnt - p);
+        double loss = 0.0;
+        for (int64_t t = 0; t < d; t++) {
+            const double r1 = s1[t] - l1[t], r2 = s2[t] - l2[t];
+            loss += (l2[t] - l1[t] * l1[t] / nl) + (r2 - r1 * r1 / nr);
+        }
+        if (best_p == 0 || loss < best) {
+            best = loss;
+            best_p = p;
+        }
+    }
+    if (best_p == 0)
+        return whole;
+    const float a = sorted[best_p - 1].v, b = sorted[best_p].v;
+    float mid = (float)(((double)a + (double)b) * 0.5);
+    *thr = mid > a ? mid : b; /* a < thr <= b: exactly the first best_p go left */
+    return best;
+}
+
+/*
+ * The tree of codebook c (dimensions lo .. lo + d - 1) on the n sample
+ * vectors (sample[i] rows of X), into md's dims and thresholds; leaves[i * C
+ * + c] = the leaf of sample vector i; the leaf means into md's prototypes.
+ */
+static void train_tree(const float *X, int64_t ld, const int64_t *sample, int64_t n, const tree_ws *w,
+                       maddness_model *md, int32_t c, uint8_t *leaves)
+{
+    const int64_t lo = md->start[c], d = md->start[c + 1] - lo;
+    const int32_t C = md->C;
+    float *xs = w->xs;
+    uint8_t *node = w->node;
+    int32_t *members = w->members;
+    double *s1 = w->s1, *s2 = w->s2, *var = w->var;
+    for (int64_t i = 0; i < n; i++) {
+        memcpy(xs + i * d, X + sample[i] * ld + lo, (size_t)d * sizeof(float));
+        node[i] = 0;
+    }
+    for (int t = 0; t < MADDNESS_LEVELS; t++) {
+        const int nb = 1 << t;
+        /* members grouped by bucket (a counting sort: increasing sample order within each) */
+        int64_t cnt[MADDNESS_LEAVES] = { 0 }, off[MADDNESS_LEAVES + 1] = { 0 };
+        for (int64_t i = 0; i < n; i++)
+            cnt[node[i]]++;
+        for (int b = 0; b < nb; b++)
+            off[b + 1] = off[b] + cnt[b];
+        {
+            int64_t fill[MADDNESS_LEAVES];
+            memcpy(fill, off, sizeof fill);
+            for (int64_t i = 0; i < n; i++)
+                members[fill[node[i]]++] = (int32_t)i;
+        }
+        /* per-bucket sums and V_u (buckets in order) */
+        for (int64_t u = 0; u < d; u++)
+            var[u] = 0.0;
+        for (int b = 0; b < nb; b++) {
+            double *b1 = s1 + (int64_t)b * d, *b2 = s2 + (int64_t)b * d;
+            for (int64_t u = 0; u < d; u++)
+                b1[u] = b2[u] = 0.0;
+            for (int64_t q = off[b]; q < off[b + 1]; q++) {
+                const float *x = xs + (int64_t)members[q] * d;
+                for (int64_t u = 0; u < d; u++) {
+                    const double v = (double)x[u];
+                    b1[u] += v;
+                    b2[u] += v * v;
+                }
+            }
+            if (cnt[b] > 0)
+                for (int64_t u = 0; u < d; u++)
+                    var[u] += b2[u] - b1[u] * b1[u] / (double)cnt[b];
+        }
+        /* the candidates: largest V_u first, ties to the smaller u */
+        int64_t cand[MADDNESS_SPLIT_CANDIDATES];
+        const int ncand = d < MADDNESS_SPLIT_CANDIDATES ? (int)d : MADDNESS_SPLIT_CANDIDATES;
+        for (int q = 0; q < ncand; q++) {
+            int64_t best = -1;
+            for (int64_t u = 0; u < d; u++) {
+                int taken = 0;
+                for (int r = 0; r < q; r++)
+                    taken |= cand[r] == u;
+                if (!taken && (best < 0 || var[u] > var[best]))
+                    best = u;
+            }
+            cand[q] = best;
+        }
+        /* the candidate whose optimal splits lose least */
+        float thr[MADDNESS_SPLIT_CANDIDATES][8];
+        int chosen = 0;
+        double chosen_loss = 0.0;
+        for (int q = 0; q < ncand; q++) {
+            double total = 0.0;
+            for (int b = 0; b < nb; b++)
+                total += best_split(w, members + off[b], cnt[b], d, cand[q], s1 + (int64_t)b * d, s2 + (int64_t)b * d,
+                                    &thr[q][b]);
+            if (q == 0 || total < chosen_loss) {
+                chosen = q;
+                chosen_loss = total;
+            }
+        }
+        const int64_t u = cand[chosen];
+        md->dims[(int64_t)MADDNESS_LEVELS * c + t] = (int32_t)(lo + u);
+        float *level = md->thresholds + (int64_t)MADDNESS_NODES * c + (nb - 1);
+        for (int b = 0; b < nb; b++)
+            level[b] = thr[chosen][b];
+        for (int64_t i = 0; i < n; i++)
+            node[i] = (uint8_t)(2 * node[i] + (xs[i * d + u] >= level[node[i]]));
+    }
+    /* leaves and their means (in the subspace; an empty leaf keeps 0) */
+    int64_t cnt[MADDNESS_LEAVES] = { 0 };
+    for (int64_t u = 0; u < MADDNESS_LEAVES * d; u++)
+        s1[u] = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        const int l = node[i];
+        leaves[i * C + c] = (uint8_t)l;
+        cnt[l]++;
+        const float *x = xs + i * d;
+        for (int64_t u = 0; u < d; u++)
+            s1[l * d + u] += (double)x[u];
+    }
+    for (int l = 0; l < MADDNESS_LEAVES; l++)
+        if (cnt[l] > 0)
+            for (int64_t u = 0; u < d; u++)
+                md->prototypes[((int64_t)MADDNESS_LEAVES * c + l) * md->k + lo + u] =
+                    (float)(s1[l * d + u] / (double)cnt[l]);
+}
+
+/* ------------------------------------------------------------------------
+ * Ridge regression: (G^T G + lambda I) P = G^T X
+ * ------------------------------------------------------------------------ */
+
+/* Pivots per panel of the blocked factorisation and forward solve; columns per chunk of the solves. */
+#define MD_PANEL 16
+#define MD_SOLVE_COLS 64
+
+/*
+ * Cholesky A = U^T U of the D x D symmetric positive definite A (row-major,
+ * upper triangle read and overwritten by U; the lower triangle is left as it
+ * is). Entry (q, p), q <= p, is
+ *     A[q][p] - U[0][q] U[0][p] - U[1][q] U[1][p] - ... - U[q-1][q] U[q-1][p]
+ * subtracted in that order (increasing i), then the square root (diagonal)
+ * or the division by U[q][q]: the same operations as the textbook
+ * row-by-row algorithm, here applied right-looking in panels of MD_PANEL
+ * pivots (the panel's rows first, then the rows below, in parallel over
+ * rows: each row by one thread), so the result does not depend on the
+ * threads. SMM_ERR_NON_FINITE when a pivot is not positive.
+ */
+static smm_status cholesky_upper(double *A, int64_t D, int threads)
+{
+    for (int64_t i0 = 0; i0 < D; i0 += MD_PANEL) {
+        const int64_t i1 = D - i0 < MD_PANEL ? D : i0 + MD_PANEL;
+        for (int64_t i = i0; i < i1; i++) {
+            double *Ai = A + i * D;
+            for (int64_t r = i0; r < i; r++) {
+                const double *Ur = A + r * D;
+                const double a = Ur[i];
+                for (int64_t p = i; p < D; p++)
+                    Ai[p] -= a * Ur[p];
+            }
+            if (!(Ai[i] > 0.0) || !isfinite(Ai[i]))
+                return SMM_ERR_NON_FINITE;
+            const double piv = sqrt(Ai[i]);
+            Ai[i] = piv;
+            for (int64_t p = i + 1; p < D; p++)
+                Ai[p] /= piv;
+        }
+        const int64_t rows = D - i1;
+#pragma omp parallel for num_threads(threads) schedule(static) if (rows * (D - i1) >= MD_PARALLEL_MIN_WORK)
+        for (int64_t q = i1; q < D; q++) {
+            double *Aq = A + q * D;
+            for (int64_t r = i0; r < i1; r++) {
+                const double *Ur = A + r * D;
+                const double a = Ur[q];
+                for (int64_t p = q; p < D; p++)
+                    Aq[p] -= a * Ur[p];
+            }
+        }
+    }
+    return SMM_OK;
+}
+
+/*
+ * Columns c0 .. c1 - 1 of U^T Y = R, then U P = Y (U: the factor in A's
+ * upper triangle), in place in R (D x k, row-major). Entry (q, t) of Y is
+ * (R[q][t] - U[0][q] Y[0][t] - ... - U[q-1][q] Y[q-1][t]) / U[q][q] in that
+ * order (right-looking in panels: the same operations); entry (i, t) of P
+ * is (Y[i][t] - U[i][i+1] P[i+1][t] - ... - U[i][D-1] P[D-1][t]) / U[i][i].
+ */
+static void solve_chunk(const double *A, int64_t D, double *R, int64_t k, int64_t c0, int64_t c1)
+{
+    for (int64_t i0 = 0; i0 < D; i0 += MD_PANEL) {
+        const int64_t i1 = D - i0 < MD_PANEL ? D : i0 + MD_PANEL;
+        for (int64_t i = i0; i < i1; i++) {
+            double *yi = R + i * k;
+            for (int64_t r = i0; r < i; r++) {
+                const double a = A[r * D + i];
+                const double *yr = R + r * k;
+                for (int64_t t = c0; t < c1; t++)
+                    yi[t] -= a * yr[t];
+            }
+            const double piv = A[i * D + i];
+            for (int64_t t = c0; t < c1; t++)
+                yi[t] /= piv;
+        }
+        for (int64_t q = i1; q < D; q++) {
+            double *yq = R + q * k;
+            for (int64_t r = i0; r < i1; r++) {
+                const double a = A[r * D + q];
+                const double *yr = R + r * k;
+                for (int64_t t = c0; t < c1; t++)
+                    yq[t] -= a * yr[t];
+            }
+        }
+    }
+    for (int64_t i = D - 1; i >= 0; i--) {
+        double *pi = R + i * k;
+        const double *Ui = A + i * D;
+        for (int64_t p = i + 1; p < D; p++) {
+            const double a = Ui[p];
+            const double *pp = R + p * k;
+            for (int64_t t = c0; t < c1; t++)
+                pi[t] -= a * pp[t];
+        }
+        const double piv = Ui[i];
+        for (int64_t t = c0; t < c1; t++)
+            pi[t] /= piv;
+    }
+}
+
+/*
+ * The refined prototypes from the sample's leaves (n x C), into md. A: D x D
+ * (D = 16 C), R: D x k workspaces. SMM_ERR_NON_FINITE when a pivot is not
+ * positive (the prototypes are then left as they were).
+ */
+static smm_status ridge(const smm_context *ctx, const float *X, int64_t ld, const int64_t *sample, int64_t n,
+                        const uint8_t *leaves, double lambda, double *A, double *R, maddness_model *md)
+{
+    const int32_t C = md->C;
+    const int64_t D = (int64_t)MADDNESS_LEAVES * C, k = md->k;
+    const int threads = ctx->threads < 1 ? 1 : ctx->threads;
+    const int par = (double)n * (double)k >= MD_PARALLEL_MIN_WORK;
+
+    /* G^T G (lower triangle, integer counts) and G^T X, rows of codebook c by one thread, samples in order */
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (par)
+    for (int32_t c = 0; c < C; c++) {
+        double *rows = A + (int64_t)MADDNESS_LEAVES * c * D;
+        double *rhs = R + (int64_t)MADDNESS_LEAVES * c * k;
+        memset(rows, 0, (size_t)(MADDNESS_LEAVES * D) * sizeof(double));
+        memset(rhs, 0, (size_t)(MADDNESS_LEAVES * k) * sizeof(double));
+        for (int64_t i = 0; i < n; i++) {
+            const uint8_t *lv = leaves + i * C;
+            double *row = rows + (int64_t)lv[c] * D;
+            for (int32_t c2 = 0; c2 <= c; c2++)
+                row[(int64_t)MADDNESS_LEAVES * c2 + lv[c2]] += 1.0;
+            double *r = rhs + (int64_t)lv[c] * k;
+            const float *x = X + sample[i] * ld;
+            for (int64_t t = 0; t < k; t++)
+                r[t] += (double)x[t];
+        }
+    }
+    /* the upper triangle from the lower one, plus lambda on the diagonal */
+    for (int64_t i = 0; i < D; i++) {
+        for (int64_t j = 0; j < i; j++)
+            A[j * D + i] = A[i * D + j];
+        A[i * D + i] += lambda;
+    }
+    if (cholesky_upper(A, D, threads) != SMM_OK)
+        return SMM_ERR_NON_FINITE;
+
+    /* U^T Y = R, then U P = Y, in place in R; columns in chunks (each entry: a fixed order) */
+    const int64_t chunks = (k + MD_SOLVE_COLS - 1) / MD_SOLVE_COLS;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (par)
+    for (int64_t ch = 0; ch < chunks; ch++) {
+        const int64_t c0 = ch * MD_SOLVE_COLS, c1 = k - c0 < MD_SOLVE_COLS ? k : c0 + MD_SOLVE_COLS;
+        solve_chunk(A, D, R, k, c0, c1);
+    }
+    for (int64_t e = 0; e < D * k; e++)
+        md->prototypes[e] = (float)R[e];
+    return SMM_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * maddness_train
+ * ------------------------------------------------------------------------ */
+
+smm_status maddness_train(const smm_context *ctx, const float *X, int64_t count, int64_t ld, int64_t k, int32_t C,
+                          uint64_t seed, int64_t max_train, double lambda, maddness_model **md)
+{
+    if (md == NULL)
+        return SMM_ERR_NULL_POINTER;
+    *md = NULL;
+    if (ctx == NULL || X == NULL)
+        return SMM_ERR_NULL_POINTER;
+    if (k < 1)
+        return SMM_ERR_BAD_SIZE;
+    if (C < 1 || C > MADDNESS_MAX_CODEBOOKS || (int64_t)C > k)
+        return SMM_ERR_BAD_ARGUMENT;
+    if (count < MADDNESS_LEAVES)
+        return SMM_ERR_BAD_SIZE;
+    smm_status st = smm_check_matrix(SMM_ROW_MAJOR, count, k, X, ld, sizeof(float));
+    if (st != SMM_OK)
+        return st;
+    if (max_train < 0 || (max_train > 0 && max_train < MADDNESS_LEAVES) || !isfinite(lambda))
+        return SMM_ERR_BAD_ARGUMENT;
+    if (max_train == 0)
+        max_train = MADDNESS_DEFAULT_MAX_TRAIN;
+    if (lambda == 0.0)
+        lambda = MADDNESS_DEFAULT_LAMBDA;
+    /* the prototypes (16 C k floats) and the ridge system (16 C k + (16 C)^2 doubles) must fit */
+    const int64_t D = (int64_t)MADDNESS_LEAVES * C;
+    if (k > (int64_t)(PTRDIFF_MAX / 16) / D / (int64_t)sizeof(double) - D)
+        return SMM_ERR_OVERFLOW;
+    const int64_t n = count < max_train ? count : max_train;
+    if (n > INT32_MAX)
+        return SMM_ERR_OVERFLOW; /* sample positions are int32_t */
+    if (!pq_all_finite(ctx, X, count, k, ld))
+        return SMM_ERR_NON_FINITE;
+    const int64_t dmax = (k + C - 1) / C;
+    int threads = ctx->threads < 1 ? 1 : ctx->threads;
+    if (threads > C)
+        threads = C;
+    /* per-thread tree workspace: xs, node, members, sorted, s1, s2 (16 x dmax each), var, l1, l2 */
+#define MD_ALIGN(b) (((size_t)(b) + 63) & ~(size_t)63)
+    const size_t xs_b = MD_ALIGN((size_t)n * (size_t)dmax * sizeof(float));
+    const size_t node_b = MD_ALIGN((size_t)n);
+    const size_t mem_b = MD_ALIGN((size_t)n * sizeof(int32_t));
+    const size_t sort_b = MD_ALIGN((size_t)n * sizeof(keyed));
+    const size_t sums_b = MD_ALIGN((size_t)MADDNESS_LEAVES * (size_t)dmax * sizeof(double));
+    const size_t vec_b = MD_ALIGN((size_t)dmax * sizeof(double));
+    const size_t per = xs_b + node_b + mem_b + 2 * sort_b + 2 * sums_b + 3 * vec_b;
+    if (per > (size_t)PTRDIFF_MAX / (size_t)threads)
+        return SMM_ERR_OVERFLOW;
+
+    int64_t *sample = malloc((size_t)n * sizeof(int64_t));
+    uint8_t *leaves = malloc((size_t)n * (size_t)C);
+    char *work = smm_aligned_alloc(per * (size_t)threads);
+    maddness_model *m = model_alloc(k, C);
+    if (sample == NULL || leaves == NULL || work == NULL || m == NULL ||
+        pq_sample_indices("maddness_train_sample", seed, count, n, sample) != SMM_OK) {
+        free(sample);
+        free(leaves);
+        smm_aligned_free(work);
+        maddness_model_free(m);
+        return SMM_ERR_NO_MEMORY;
+    }
+
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        char *mine = work + per * (size_t)omp_get_thread_num();
+        tree_ws w;
+        w.xs = (float *)mine;
+        mine += xs_b;
+        w.node = (uint8_t *)mine;
+        mine += node_b;
+        w.members = (int32_t *)mine;
+        mine += mem_b;
+        w.sorted = (keyed *)mine;
+        mine += sort_b;
+        w.tmp = (keyed *)mine;
+        mine += sort_b;
+        w.s1 = (double *)mine;
+        mine += sums_b;
+        w.s2 = (double *)mine;
+        mine += sums_b;
+        w.var = (double *)mine;
+        mine += vec_b;
+        w.l1 = (double *)mine;
+        mine += vec_b;
+        w.l2 = (double *)mine;
+#pragma omp for schedule(dynamic, 1)
+        for (int32_t c = 0; c < C; c++)
+            train_tree(X, ld, sample, n, &w, m, c, leaves);
+    }
+#undef MD_ALIGN
+    smm_aligned_free(work);
+
+    st = SMM_OK;
+    if (lambda > 0.0) {
+        double *A = smm_aligned_alloc((size_t)(D * D) * sizeof(double));
+        double *R = smm_aligned_alloc((size_t)(D * k) * sizeof(double));
+        if (A == NULL || R == NULL)
+            st = SMM_ERR_NO_MEMORY;
+        else
+            st = ridge(ctx, X, ld, sample, n, leaves, lambda, A, R, m);
+        smm_aligned_free(A);
+        smm_aligned_free(R);
+    }
+    free(sample);
+    free(leaves);
+    if (st != SMM_OK) {
+        maddness_model_free(m);
+        return st;
+    }
+    *md = m;
+    return SMM_OK;
+}
