@@ -49,7 +49,8 @@ SIZE_LINESTYLES = ["-", "--", ":", "-."]
 
 def _style(method):
     i = METHODS.index(method) if method in METHODS else len(METHODS) + hash(method) % 2
-    return dict(color=plt.get_cmap("tab10")(i % 10), marker=MARKERS[i % len(MARKERS)])
+    # tab10's ten colours for the first ten methods, black after them (maddness), so no two share one
+    return dict(color=plt.get_cmap("tab10")(i) if i < 10 else "black", marker=MARKERS[i % len(MARKERS)])
 
 
 def _size_label(size_name, size):
