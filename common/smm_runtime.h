@@ -132,4 +132,22 @@ smm_status smm_mul_size(int64_t a, int64_t b, int64_t *out);
 void *smm_aligned_alloc(size_t n);
 void smm_aligned_free(void *p);
 
+/*
+ * Workspaces carved from one allocation (e.g. one per thread): each piece
+ * takes smm_piece(bytes) bytes, a multiple of 64, so every piece of a
+ * 64-aligned workspace is 64-aligned; smm_carve returns the piece at *cursor
+ * and moves *cursor past it.
+ */
+static inline size_t smm_piece(size_t bytes)
+{
+    return (bytes + 63) & ~(size_t)63;
+}
+
+static inline void *smm_carve(char **cursor, size_t bytes)
+{
+    void *p = *cursor;
+    *cursor += smm_piece(bytes);
+    return p;
+}
+
 #endif /* SMM_RUNTIME_H */

@@ -473,14 +473,14 @@ smm_status maddness_train(const smm_context *ctx, const float *X, int64_t count,
     if (threads > C)
         threads = C;
     /* per-thread tree workspace: xs, node, members, sorted, s1, s2 (16 x dmax each), var, l1, l2 */
-#define MD_ALIGN(b) (((size_t)(b) + 63) & ~(size_t)63)
-    const size_t xs_b = MD_ALIGN((size_t)n * (size_t)dmax * sizeof(float));
-    const size_t node_b = MD_ALIGN((size_t)n);
-    const size_t mem_b = MD_ALIGN((size_t)n * sizeof(int32_t));
-    const size_t sort_b = MD_ALIGN((size_t)n * sizeof(keyed));
-    const size_t sums_b = MD_ALIGN((size_t)MADDNESS_LEAVES * (size_t)dmax * sizeof(double));
-    const size_t vec_b = MD_ALIGN((size_t)dmax * sizeof(double));
-    const size_t per = xs_b + node_b + mem_b + 2 * sort_b + 2 * sums_b + 3 * vec_b;
+    const size_t xs_b = (size_t)n * (size_t)dmax * sizeof(float);
+    const size_t node_b = (size_t)n;
+    const size_t mem_b = (size_t)n * sizeof(int32_t);
+    const size_t sort_b = (size_t)n * sizeof(keyed);
+    const size_t sums_b = (size_t)MADDNESS_LEAVES * (size_t)dmax * sizeof(double);
+    const size_t vec_b = (size_t)dmax * sizeof(double);
+    const size_t per = smm_piece(xs_b) + smm_piece(node_b) + smm_piece(mem_b) + 2 * smm_piece(sort_b) +
+                       2 * smm_piece(sums_b) + 3 * smm_piece(vec_b);
     if (per > (size_t)PTRDIFF_MAX / (size_t)threads)
         return SMM_ERR_OVERFLOW;
 
@@ -501,30 +501,20 @@ smm_status maddness_train(const smm_context *ctx, const float *X, int64_t count,
     {
         char *mine = work + per * (size_t)omp_get_thread_num();
         tree_ws w;
-        w.xs = (float *)mine;
-        mine += xs_b;
-        w.node = (uint8_t *)mine;
-        mine += node_b;
-        w.members = (int32_t *)mine;
-        mine += mem_b;
-        w.sorted = (keyed *)mine;
-        mine += sort_b;
-        w.tmp = (keyed *)mine;
-        mine += sort_b;
-        w.s1 = (double *)mine;
-        mine += sums_b;
-        w.s2 = (double *)mine;
-        mine += sums_b;
-        w.var = (double *)mine;
-        mine += vec_b;
-        w.l1 = (double *)mine;
-        mine += vec_b;
-        w.l2 = (double *)mine;
+        w.xs = smm_carve(&mine, xs_b);
+        w.node = smm_carve(&mine, node_b);
+        w.members = smm_carve(&mine, mem_b);
+        w.sorted = smm_carve(&mine, sort_b);
+        w.tmp = smm_carve(&mine, sort_b);
+        w.s1 = smm_carve(&mine, sums_b);
+        w.s2 = smm_carve(&mine, sums_b);
+        w.var = smm_carve(&mine, vec_b);
+        w.l1 = smm_carve(&mine, vec_b);
+        w.l2 = smm_carve(&mine, vec_b);
 #pragma omp for schedule(dynamic, 1)
         for (int32_t c = 0; c < C; c++)
             train_tree(X, ld, sample, n, &w, m, c, leaves);
     }
-#undef MD_ALIGN
     smm_aligned_free(work);
 
     st = SMM_OK;

@@ -312,8 +312,8 @@ smm_status pq_train(const smm_context *ctx, const float *X, int64_t count, int64
     const size_t ct_b = (size_t)PQ_CENTROIDS * (size_t)dmax * sizeof(float);
     const size_t sums_b = (size_t)PQ_CENTROIDS * (size_t)dmax * sizeof(double);
     const size_t dist_b = (size_t)n * sizeof(float);
-    const size_t per = ((xs_b + 63) & ~(size_t)63) + ((ct_b + 63) & ~(size_t)63) + ((sums_b + 63) & ~(size_t)63) +
-                       ((dist_b + 63) & ~(size_t)63) + 2 * (((size_t)n + 63) & ~(size_t)63);
+    const size_t per = smm_piece(xs_b) + smm_piece(ct_b) + smm_piece(sums_b) + smm_piece(dist_b) +
+                       2 * smm_piece((size_t)n);
     /* n * dmax <= count * k floats, which smm_check_matrix found to fit */
     if (per > (size_t)PTRDIFF_MAX / (size_t)threads)
         return SMM_ERR_OVERFLOW;
@@ -334,17 +334,12 @@ smm_status pq_train(const smm_context *ctx, const float *X, int64_t count, int64
     {
         char *mine = work + per * (size_t)omp_get_thread_num();
         kmeans_ws w;
-        w.xs = (float *)mine;
-        mine += (xs_b + 63) & ~(size_t)63;
-        w.ct = (float *)mine;
-        mine += (ct_b + 63) & ~(size_t)63;
-        w.sums = (double *)mine;
-        mine += (sums_b + 63) & ~(size_t)63;
-        w.dist = (float *)mine;
-        mine += (dist_b + 63) & ~(size_t)63;
-        w.assign = (uint8_t *)mine;
-        mine += ((size_t)n + 63) & ~(size_t)63;
-        w.prev = (uint8_t *)mine;
+        w.xs = smm_carve(&mine, xs_b);
+        w.ct = smm_carve(&mine, ct_b);
+        w.sums = smm_carve(&mine, sums_b);
+        w.dist = smm_carve(&mine, dist_b);
+        w.assign = smm_carve(&mine, (size_t)n);
+        w.prev = smm_carve(&mine, (size_t)n);
         #pragma omp for schedule(dynamic, 1)
         for (int32_t m = 0; m < M; m++) {
             const int64_t lo = c->start[m], d = c->start[m + 1] - lo;
