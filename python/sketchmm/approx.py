@@ -63,11 +63,10 @@ several threads at once.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from . import _arrays, _gemm
+from ._handle import Handle
 from ._lib import ffi, lib
 from ._methods import CODE_METHODS, method_name, method_value
 from .errors import InvalidArgumentError, ShapeError, check
@@ -178,10 +177,6 @@ class Plan:
 
     def __init__(self, B, method: str = "simhash", bits: int | None = None, sketch_dim: int | None = None,
                  seed: int = DEFAULT_SEED, threads: int = 0, candidates: int = 0, energy: float = 0.0):
-        self._plan = None
-        self._lock = threading.Lock()
-        self._users = 0
-        self._closed = False
         opts = options(method, bits, sketch_dim, seed, threads, candidates, energy)
         B, layout_b, ldb = _arrays.matrix(B, "B")
         k, n = B.shape
@@ -190,14 +185,16 @@ class Plan:
         status = lib.approx_plan_create(row, _arrays.as_layout(row, layout_b), k, n, _arrays.pointer(B), ldb,
                                         opts, out)
         _gemm.check_values(status, "Plan", B=B)
-        self._plan = ffi.gc(out[0], lib.approx_plan_free)
+        # Every bit of the C plan's lifetime lives in this one owner, which copies of this object share.
+        self._handle = Handle(out[0], lib.approx_plan_free, "plan")
         self._read_info()
 
     def _read_info(self):
         k = ffi.new("int64_t *")
         n = ffi.new("int64_t *")
         opts = ffi.new("approx_options *")
-        check(lib.approx_plan_info(self._plan, k, n, opts), "approx_plan_info")
+        with self._handle as plan:
+            check(lib.approx_plan_info(plan, k, n, opts), "approx_plan_info")
         self.k = int(k[0])
         self.n = int(n[0])
         self.method = method_name(opts.method)
@@ -209,39 +206,15 @@ class Plan:
         self.candidates = int(opts.candidates)
         self.energy = float(opts.energy)
 
-    # -- lifetime: a call holds the plan; close() frees it once no call does --
-    def _acquire(self):
-        with self._lock:
-            if self._closed:
-                raise InvalidArgumentError("the plan is closed")
-            self._users += 1
-        return self._plan
-
-    def _release(self):
-        with self._lock:
-            self._users -= 1
-            free = self._closed and self._users == 0
-        if free:
-            self._free()
-
-    def _free(self):
-        plan, self._plan = self._plan, None
-        if plan is not None:
-            ffi.release(plan)  # runs approx_plan_free now instead of at garbage collection
-
+    # -- lifetime: a call holds the plan; close() frees it once no call does (sketchmm._handle) --
     def close(self) -> None:
-        """Free the plan's C memory (idempotent). Later calls raise InvalidArgumentError."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            free = self._users == 0
-        if free:
-            self._free()
+        """Free the plan's C memory (idempotent). Later calls raise InvalidArgumentError. A copy
+        (copy.copy) shares the C plan: closing either closes both."""
+        self._handle.close()
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        return self._handle.closed
 
     def __enter__(self):
         return self
@@ -251,7 +224,7 @@ class Plan:
 
     def __repr__(self):
         size = f"bits={self.bits}" if self.bits is not None else f"sketch_dim={self.sketch_dim}"
-        state = " closed" if self._closed else ""
+        state = " closed" if self.closed else ""
         return (f"<sketchmm.Plan{state} method={self.method} {size} k={self.k} n={self.n} seed={self.seed:#x} "
                 f"candidates={self.candidates}>")
 
@@ -270,12 +243,9 @@ class Plan:
         shape = A.shape[:-1] + (self.n,)
         C = _gemm.Output(out, m, self.n, shape, beta, "Plan.matmul")
         A2, layout_a, lda = _arrays.matrix(A2, "A")
-        plan = self._acquire()
-        try:
+        with self._handle as plan:
             status = lib.approx_plan_multiply(plan, C.layout, _arrays.as_layout(C.layout, layout_a), m, alpha,
                                               _arrays.pointer(A2), lda, beta, _arrays.pointer(C.array), C.ld)
-        finally:
-            self._release()
         _gemm.check_values(status, "Plan.matmul", A=A2)
         return C.result(shape)
 
@@ -300,11 +270,8 @@ class Plan:
         A, layout_a, lda = _arrays.matrix(A, "A")
         m = A.shape[0]
         idx, val = _gemm.topk_outputs(m, k)
-        plan = self._acquire()
-        try:
+        with self._handle as plan:
             status = lib.approx_plan_topk(plan, layout_a, _arrays.NO_TRANS, m, _arrays.pointer(A), lda, k,
                                           _arrays.pointer(idx, "int64_t *"), _arrays.pointer(val), k)
-        finally:
-            self._release()
         _gemm.check_values(status, "Plan.topk", A=A)
         return idx, val

@@ -1,6 +1,8 @@
 """approx_matmul, approx_topk and Plan: accuracy within the headers' error model, plan == one-shot bit
 for bit, determinism for a seed, thread-count invariance, layouts, plan lifetime and threads."""
 
+import copy
+import pickle
 import threading
 
 import numpy as np
@@ -8,6 +10,7 @@ import pytest
 from layouts import variant
 
 import sketchmm
+from sketchmm.errors import InvalidArgumentError
 
 CODES = ["simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope"]
 CLASSICAL = ["gaussian_projection", "srht", "countsketch", "cr_sampling"]
@@ -154,10 +157,31 @@ def test_plan_shared_by_threads(aligned, rng):
 def test_close_waits_for_running_calls(aligned):
     A, B = aligned
     plan = sketchmm.Plan(B, method="simhash", bits=64)
-    held = plan._acquire()  # as a call in another thread would
-    plan.close()
-    assert plan.closed and plan._plan is not None  # not freed under the running call
-    sketchmm._lib.lib.approx_plan_multiply(held, 101, 111, 0, 1.0, sketchmm._lib.ffi.NULL, 64, 0.0,
-                                           sketchmm._lib.ffi.NULL, 50)
-    plan._release()
-    assert plan._plan is None
+    handle = plan._handle
+    with handle as held:  # as a call in another thread would
+        plan.close()
+        assert plan.closed and handle._pointer is not None  # not freed under the running call
+        sketchmm._lib.lib.approx_plan_multiply(held, 101, 111, 0, 1.0, sketchmm._lib.ffi.NULL, 64, 0.0,
+                                               sketchmm._lib.ffi.NULL, 50)
+    assert handle._pointer is None
+
+
+@pytest.mark.parametrize("method,size", [("pq", {"sketch_dim": 8}), ("simhash", {"bits": 64}),
+                                         ("lowrank", {"sketch_dim": 4}), ("maddness", {"sketch_dim": 4})])
+def test_copy_shares_the_plan(aligned, method, size):
+    """A shallow copy shares the C plan: closing the copy closes the original (a clear error, never a
+    use after free), and the original's results before that are the copy's."""
+    A, B = aligned
+    plan = sketchmm.Plan(B, method=method, **size)
+    twin = copy.copy(plan)
+    np.testing.assert_array_equal(twin.matmul(A), plan.matmul(A))
+    with twin:
+        pass
+    assert plan.closed and twin.closed
+    with pytest.raises(InvalidArgumentError, match="closed"):
+        plan.matmul(A)
+    with pytest.raises(InvalidArgumentError, match="closed"):
+        plan.topk(A, k=1)
+    for deep in (copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError):
+            deep(sketchmm.Plan(B, method=method, **size))
