@@ -842,11 +842,44 @@ static double grid_bound(const sweep_config *cfg)
     return total;
 }
 
+/*
+ * --out must not be a file the sweep reads (the spec, the data set file, the Fashion-MNIST images), not
+ * even through a symbolic or hard link: the results file is truncated (--overwrite) or extended before
+ * the data are read. Returns -1 or SWEEP_EXIT_USAGE.
+ */
+static int check_out_is_no_input(const char *prog, const sweep_config *cfg)
+{
+    char file[sizeof cfg->data_file_store];
+    const char *inputs[4] = { cfg->spec_path, NULL, NULL, NULL };
+    char train[1200], test[1200];
+    if (has_dataset(cfg, SWEEP_DATA_ANN))
+        inputs[1] = cfg->data_file;
+    const char *path;
+    if (has_dataset(cfg, SWEEP_DATA_H5) &&
+        dataset_h5_split_spec(cfg->data_file, file, sizeof file, &path) == SMM_OK)
+        inputs[1] = file;
+    if (has_dataset(cfg, SWEEP_DATA_FASHION_MNIST)) {
+        const char *dir = dataset_fashion_mnist_dir(cfg->data_dir);
+        snprintf(train, sizeof train, "%s/train-images-idx3-ubyte.gz", dir);
+        snprintf(test, sizeof test, "%s/t10k-images-idx3-ubyte.gz", dir);
+        inputs[2] = train;
+        inputs[3] = test;
+    }
+    for (int i = 0; i < 4; i++)
+        if (inputs[i] != NULL && cli_same_file(cfg->out, inputs[i]))
+            return usage_error(prog, "--out %s is %s, which the sweep reads: write the results to another file",
+                               cfg->out, inputs[i]);
+    return -1;
+}
+
 /* The checks that involve several flags. Returns -1 or SWEEP_EXIT_USAGE. */
 static int check_config(const char *prog, sweep_config *cfg, const parse_state *st)
 {
     const unsigned seen = st->seen;
     const char *fm = sweep_data_names[SWEEP_DATA_FASHION_MNIST];
+    int rc = check_out_is_no_input(prog, cfg);
+    if (rc >= 0)
+        return rc;
     if (!(cfg->modes & SWEEP_MODE_TOPK) && (st->cli_seen & SEEN_TOPK_ONLY))
         return usage_error(prog, "--topk-shapes, --queries, --database, --topk, --candidates, --topk-reps, "
                                  "--topk-bits, --topk-sketch-dims and --topk-sizes apply to top-k mode only "
@@ -867,7 +900,7 @@ static int check_config(const char *prog, sweep_config *cfg, const parse_state *
                                  "from the file)", fm);
     if (!has_dataset(cfg, SWEEP_DATA_FASHION_MNIST) && (seen & SEEN_DATA_DIR))
         return usage_error(prog, "--data-dir applies to --datasets fashion-mnist only");
-    int rc = check_data_sizes(prog, cfg);
+    rc = check_data_sizes(prog, cfg);
     if (rc >= 0)
         return rc;
     if (!has_dataset(cfg, SWEEP_DATA_CLUSTERED) && (seen & (SEEN_ALIGNMENT | SEEN_CLUSTERS)))

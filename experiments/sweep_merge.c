@@ -19,11 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <xxhash.h>
 
+#include "cli_args.h"
 #include "sweep.h"
 
 /* A row and the input it comes from. */
@@ -100,13 +100,6 @@ static int read_checked_rows(const char *prog, const char *path, int i, const re
     free(unreadable);
     free(bad);
     return rc;
-}
-
-/* 1 when a and b name the same existing file. */
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* Read the inputs' rows into *rows, checking specs, rows and duplicates; -1 to go on, else the exit status. */
@@ -259,7 +252,7 @@ int sweep_merge_main(int argc, char **argv)
     char **inputs = argv + first + 1;
     int ninputs = argc - first - 1;
     for (int i = 0; i < ninputs; i++)
-        if (strcmp(inputs[i], out) == 0 || same_file(inputs[i], out))
+        if (cli_same_file(inputs[i], out))
             return merge_usage(prog, "the output file must not be one of the inputs");
     if (!overwrite && access(out, F_OK) == 0) {
         fprintf(stderr, "%s merge: %s exists; use --overwrite to replace it\n", prog, out);

@@ -14,10 +14,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <hdf5.h>
 #include <zlib.h>
 
+#include "data/dataset.h"
 #include "test_tmpdir.h"
 #include "test_util.h"
 #include "sweep_harness.h"
@@ -516,6 +518,93 @@ START_TEST(test_missing_data_creates_no_output)
 }
 END_TEST
 
+/*
+ * Run args (which hold "--out", then OUT_SLOT) with the output named input itself, a symbolic link to
+ * it and a hard link to it: each run is refused (2) with a message, and input keeps its bytes.
+ */
+static void check_out_refused(const char *input, const char **args, int out_slot)
+{
+    size_t size;
+    unsigned char *before = slurp(input, &size);
+    ck_assert_ptr_nonnull(before);
+    char sym[1200], hard[1200];
+    snprintf(sym, sizeof sym, "%s.symlink", input);
+    snprintf(hard, sizeof hard, "%s.hardlink", input);
+    unlink(sym);
+    unlink(hard);
+    ck_assert_int_eq(symlink(input, sym), 0);
+    ck_assert_int_eq(link(input, hard), 0);
+    const char *outs[] = { input, sym, hard };
+    for (int i = 0; i < 3; i++) {
+        args[out_slot] = outs[i];
+        int rc = run_sweep(args);
+        if (rc != 2)
+            dump_file(log_path());
+        ck_assert_msg(rc == 2, "--out %s (input %s): exit %d, expected 2", outs[i], input, rc);
+        ck_assert_msg(file_contains(log_path(), "which the sweep reads"), "the message should say why");
+        size_t after_size;
+        unsigned char *after = slurp(input, &after_size);
+        ck_assert_msg(after != NULL && after_size == size && memcmp(after, before, size) == 0,
+                      "--out %s changed the input %s", outs[i], input);
+        free(after);
+    }
+    unlink(sym);
+    unlink(hard);
+    free(before);
+}
+
+START_TEST(test_out_that_is_an_input_refused)
+{
+    /* an ann benchmark file, as `--datasets ann:d.h5 --out d.h5 --overwrite` */
+    char ann[1024];
+    test_tmp_path("input-ann.h5", ann, sizeof ann);
+    float train[40 * 8], test[3 * 8], distances[3] = { 0 };
+    for (int i = 0; i < 40 * 8; i++)
+        train[i] = (float)((i * 7) % 11) - 5.0f;
+    memcpy(test, train, sizeof test);
+    int64_t neighbors[3] = { 0, 1, 2 };
+    dataset_ann a = { { 40, 8, train }, { 3, 8, test }, neighbors, distances, 1, 40, 3, "dot" };
+    char msg[256];
+    ck_assert_int_eq(dataset_write_ann(ann, &a, msg, sizeof msg), SMM_OK);
+    char spec_ann[1100];
+    snprintf(spec_ann, sizeof spec_ann, "ann:%s", ann);
+    const char *args_ann[] = { "--mode", "topk", "--datasets", spec_ann, "--topk-shapes", "3x40", "--topk", "2", "--candidates", "4",
+                               "--methods", "srht", "--topk-sketch-dims", "4", "--topk-reps", "1", "--overwrite",
+                               "--out", NULL, NULL };
+    check_out_refused(ann, args_ann, 18);
+
+    /* an HDF5 matrix FILE:/x */
+    char spec_h5[1100];
+    snprintf(spec_h5, sizeof spec_h5, "%s:/train", ann);
+    const char *args_h5[] = { "--mode", "dense", "--datasets", spec_h5, "--shapes", "8x8", "--methods", "srht",
+                              "--sketch-dims", "4", "--reps", "1", "--overwrite", "--out", NULL, NULL };
+    check_out_refused(ann, args_h5, 14);
+
+    /* the Fashion-MNIST images */
+    char dir[1024], images[1100];
+    test_tmp_path("fm-out", dir, sizeof dir);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    snprintf(images, sizeof images, "%s/t10k-images-idx3-ubyte.gz", dir);
+    write_idx_gz(images, 50);
+    snprintf(images, sizeof images, "%s/train-images-idx3-ubyte.gz", dir);
+    write_idx_gz(images, 400);
+    const char *args_fm[] = { "--mode", "dense", "--data-dir", dir, "--m", "8", "--n", "8", "--methods", "srht",
+                              "--sketch-dims", "4", "--reps", "1", "--overwrite", "--out", NULL, NULL };
+    check_out_refused(images, args_fm, 16);
+
+    /* the spec file */
+    char spec[1024];
+    test_tmp_path("input-spec.json", spec, sizeof spec);
+    FILE *f = fopen(spec, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"mode\": \"dense\", \"datasets\": [\"gaussian\"], \"methods\": [\"srht\"], \"sketch_dims\": [4], "
+          "\"shapes\": [\"8x8\"], \"reps\": 1}\n", f);
+    fclose(f);
+    const char *args_spec[] = { "--spec", spec, "--overwrite", "--out", NULL, NULL };
+    check_out_refused(spec, args_spec, 4);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* Spec files: a key twice, long lists                                      */
 /* ------------------------------------------------------------------------ */
@@ -621,6 +710,7 @@ static Suite *integrity_suite(void)
     tcase_add_test(tc, test_corrupt_gzip_data_fails_without_output);
     tcase_add_test(tc, test_zero_column_dataset_refused_without_output);
     tcase_add_test(tc, test_missing_data_creates_no_output);
+    tcase_add_test(tc, test_out_that_is_an_input_refused);
     tcase_add_test(tc, test_spec_duplicate_keys_and_long_lists);
     suite_add_tcase(s, tc);
     return s;
