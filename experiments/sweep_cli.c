@@ -44,6 +44,7 @@ static void print_help(FILE *f, const char *prog)
     fprintf(f,
         "Usage: %s [options]\n"
         "       %s merge [--overwrite] [--salvage] OUT.h5 IN.h5 [IN.h5 ...]\n"
+        "       %s check [--list] FILE.h5 [FILE.h5 ...]\n"
         "\n"
         "Measures accuracy against speed of every approximate method of sketchmm\n"
         "(approx.h) and records one row per configuration in an HDF5 table.\n"
@@ -197,7 +198,7 @@ static void print_help(FILE *f, const char *prog)
         "                    data (default 42; decimal or 0x-prefixed hex)\n"
         "  -h, --help        this text\n"
         "\n",
-        prog, prog, prog, SWEEP_DEFAULT_OUT, SKETCH_MAX_BITS, APPROX_MAX_SKETCH_DIM,
+        prog, prog, prog, prog, SWEEP_DEFAULT_OUT, SKETCH_MAX_BITS, APPROX_MAX_SKETCH_DIM,
         DATASET_FASHION_MNIST_ENV, DATASET_FASHION_MNIST_DEFAULT_DIR, SMM_MAX_THREADS);
     sweep_spec_help(f);
     fprintf(f,
@@ -231,6 +232,8 @@ static void print_help(FILE *f, const char *prog)
         "rows named; `%s merge --salvage GOOD.h5 DAMAGED.h5` copies the rows\n"
         "that pass (and the attributes) into GOOD.h5, and resuming GOOD.h5 with the\n"
         "sweep's command runs the configurations of the dropped rows again.\n"
+        "`%s check FILE.h5` runs these checks alone (exit status 0 sound, 1 bad\n"
+        "rows, 2 not a results file); the Python loader load_results runs it.\n"
         "\n"
         "Dense errors: nmse = mean((Y - Yhat)^2) / var(Y), rel_fro_error =\n"
         "||Y - Yhat||_F / ||Y||_F, max_abs_error = max |Y - Yhat|.\n"
@@ -257,7 +260,7 @@ static void print_help(FILE *f, const char *prog)
         "and holds at most %d items (--datasets %d, --methods %d, shapes %d).\n"
         "Exit status: 0 success, 1 a run or configuration failed, 2 bad command\n"
         "line, bad spec, or a results file of another spec or a damaged one.\n",
-        prog, prog, SWEEP_MAX_LIST, SWEEP_NUM_DATA, SWEEP_NUM_METHODS, SWEEP_MAX_SHAPES);
+        prog, prog, prog, SWEEP_MAX_LIST, SWEEP_NUM_DATA, SWEEP_NUM_METHODS, SWEEP_MAX_SHAPES);
 }
 
 /* Print "prog: <message>" and a hint on stderr; returns SWEEP_EXIT_USAGE. */

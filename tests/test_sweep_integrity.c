@@ -273,6 +273,18 @@ static void check_refused_damaged(const char *path, const char *row_needle, cons
     free(after);
 }
 
+/* `sketchmm_sweep check --list path` finds the damage: exit 1, the row listed with why_needle. */
+static void check_command_lists(const char *path, const char *row_needle, const char *why_needle)
+{
+    const char *args[] = { "check", "--list", path, NULL };
+    int rc = run_sweep(args);
+    if (rc != 1 || !file_contains(log_path(), row_needle) || !file_contains(log_path(), why_needle))
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 1);
+    ck_assert_msg(file_contains(log_path(), row_needle), "check --list should list %s", row_needle);
+    ck_assert_msg(file_contains(log_path(), why_needle), "check --list should say '%s'", why_needle);
+}
+
 /* Salvage damaged into good: kept rows, and resuming good completes the grid. */
 static void check_salvage(const char *damaged, const char *good, int64_t kept)
 {
@@ -299,6 +311,9 @@ START_TEST(test_damaged_rows_refused_and_salvaged)
     run_small(out);
     size_t size;
     unsigned char *pristine = slurp(out, &size);
+    const char *sound[] = { "check", out, NULL };
+    ck_assert_int_eq(run_sweep(sound), 0);
+    ck_assert_msg(file_contains(log_path(), "every row sound"), "check should call a fresh file sound");
 
     /* 1. Eight bytes of row 2's config_hash overwritten on disk: its chunk fails its checksum. */
     int64_t count;
@@ -318,6 +333,7 @@ START_TEST(test_damaged_rows_refused_and_salvaged)
     spill(copy, bytes, size);
     free(bytes);
     check_refused_damaged(copy, "row 2: ", "checksum");
+    check_command_lists(copy, "\t2\t", "checksum");
     const char *m[] = { "--overwrite", merged, copy, NULL };
     ck_assert_int_eq(run_merge(m), 2);
     ck_assert_msg(file_contains(log_path(), "damaged") && file_contains(log_path(), "row 2: "),
@@ -330,20 +346,23 @@ START_TEST(test_damaged_rows_refused_and_salvaged)
         rows_edit_fn edit;
         const char *row, *why;
         int64_t kept;
+        const char *listed;
     } cases[] = {
-        { index_out_of_grid, "row 3 ", "outside the grid", SMALL_RUN_ROWS - 1 },
-        { hash_changed, "row 1 ", "config_hash does not match", SMALL_RUN_ROWS - 1 },
-        { index_swapped, "row 0 ", "another configuration", SMALL_RUN_ROWS - 2 },
-        { row_repeated, "row 6 ", "same configuration", SMALL_RUN_ROWS },
-        { blank_row_appended, "row 6 ", "mode is neither", SMALL_RUN_ROWS },
+        { index_out_of_grid, "row 3 ", "outside the grid", SMALL_RUN_ROWS - 1, "\t3\t" },
+        { hash_changed, "row 1 ", "config_hash does not match", SMALL_RUN_ROWS - 1, "\t1\t" },
+        { index_swapped, "row 0 ", "another configuration", SMALL_RUN_ROWS - 2, NULL },
+        { row_repeated, "row 6 ", "same configuration", SMALL_RUN_ROWS, "\t6\t" },
+        { blank_row_appended, "row 6 ", "mode is neither", SMALL_RUN_ROWS, "\t6\t" },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         spill(copy, pristine, size);
         edit_rows(copy, cases[c].edit);
         check_refused_damaged(copy, cases[c].row, cases[c].why);
         /* index_swapped passes the checks without a grid (merge) but not resume's */
-        if (cases[c].edit != index_swapped)
+        if (cases[c].edit != index_swapped) {
+            check_command_lists(copy, cases[c].listed, cases[c].why);
             check_salvage(copy, good, cases[c].kept);
+        }
     }
 
     /* 3. Merge with one damaged shard: refused, nothing written. */
