@@ -303,12 +303,12 @@ static void classical_estimate_block(const smm_context *ctx, const approx_b_side
 
 static const approx_method_ops linear_sketch_ops = {
     linear_sketch_b, linear_sketch_a, classical_estimate, classical_block_work_bytes, classical_estimate_block,
-    classical_free_state,
+    classical_free_state, APPROX_SCALE_EACH, NULL,
 };
 
 static const approx_method_ops cr_sampling_ops = {
     cr_sketch_b, cr_sketch_a, classical_estimate, classical_block_work_bytes, classical_estimate_block,
-    classical_free_state,
+    classical_free_state, APPROX_SCALE_EACH, NULL,
 };
 
 const approx_method_ops *approx_classical_ops(sketch_method method)

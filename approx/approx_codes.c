@@ -315,6 +315,7 @@ static void codes_estimate_block(const smm_context *ctx, const approx_b_side *b,
 
 static const approx_method_ops codes_ops = {
     codes_sketch_b, codes_sketch_a, codes_estimate, codes_block_work_bytes, codes_estimate_block, codes_free_state,
+    APPROX_SCALE_NONE, NULL,
 };
 
 const approx_method_ops *approx_codes_ops(sketch_method method)

@@ -21,6 +21,7 @@
  * would read the tables fewer times, measured slower).
  */
 
+#include <stdio.h>
 #include <string.h>
 
 #include "approx/approx_problem.h"
@@ -55,13 +56,30 @@ static void md_free_state(void *state)
     smm_aligned_free(st);
 }
 
+static smm_status md_check_sizes(const approx_options *opts, int64_t k, int64_t n, char *msg, size_t msg_size)
+{
+    const int32_t C = opts->sketch_dim;
+    if (C > k || C > MADDNESS_MAX_CODEBOOKS) {
+        if (msg != NULL)
+            snprintf(msg, msg_size, "maddness: sketch_dim = %d codebooks, but at most min(k = %lld, %d): each "
+                     "codebook needs a dimension of its own, and its ridge system grows as (16 C)^2",
+                     (int)C, (long long)k, MADDNESS_MAX_CODEBOOKS);
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    if (n < MADDNESS_LEAVES) {
+        if (msg != NULL)
+            snprintf(msg, msg_size, "maddness: op(B) has %lld columns, fewer than the %d leaves of a tree it "
+                     "learns from them", (long long)n, MADDNESS_LEAVES);
+        return SMM_ERR_BAD_SIZE;
+    }
+    return SMM_OK;
+}
+
 static smm_status md_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
 {
     *state = NULL;
     const int64_t n = b->cols.count;
     const int32_t C = b->opts.sketch_dim;
-    if (C > b->k || C > MADDNESS_MAX_CODEBOOKS)
-        return SMM_ERR_BAD_ARGUMENT; /* more codebooks than dimensions, or a ridge system too large */
     md_state *st = approx_new_state(sizeof *st);
     if (st == NULL)
         return SMM_ERR_NO_MEMORY;
@@ -218,6 +236,7 @@ static void md_estimate_block(const smm_context *ctx, const approx_b_side *b, co
 
 static const approx_method_ops md_ops = {
     md_sketch_b, md_sketch_a, md_estimate, md_block_work_bytes, md_estimate_block, md_free_state,
+    APPROX_SCALE_SHARED, md_check_sizes,
 };
 
 const approx_method_ops *approx_maddness_ops(sketch_method method)

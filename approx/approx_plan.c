@@ -5,6 +5,8 @@
  */
 #include <math.h>
 #include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "approx/approx_plan.h"
@@ -55,23 +57,63 @@ const approx_method_ops *approx_ops(sketch_method method)
     return ops != NULL ? ops : approx_classical_ops(method);
 }
 
-smm_status approx_check_options(const approx_options *opts)
+/* Write a sentence to msg (msg_size bytes; nothing when msg is NULL) and return s. */
+static smm_status explain(smm_status s, char *msg, size_t msg_size, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static smm_status explain(smm_status s, char *msg, size_t msg_size, const char *fmt, ...)
+{
+    if (msg != NULL && msg_size > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, msg_size, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+smm_status approx_check_options(const approx_options *opts, char *msg, size_t msg_size)
 {
     if (approx_ops(opts->method) == NULL)
-        return SMM_ERR_BAD_METHOD;
+        return explain(SMM_ERR_BAD_METHOD, msg, msg_size, "method %d is not a method of this library (1..%d)",
+                       (int)opts->method, (int)SKETCH_MADDNESS);
+    const char *name = sketch_method_name(opts->method);
     if (sketch_method_uses_bits(opts->method)) {
         if (opts->bits < 1 || opts->bits > SKETCH_MAX_BITS)
-            return SMM_ERR_BAD_BITS;
+            return explain(SMM_ERR_BAD_BITS, msg, msg_size, "%s: bits = %d is outside 1..%d", name, (int)opts->bits,
+                           SKETCH_MAX_BITS);
     } else if (opts->sketch_dim < 1 || opts->sketch_dim > APPROX_MAX_SKETCH_DIM) {
-        return SMM_ERR_BAD_ARGUMENT;
+        return explain(SMM_ERR_BAD_ARGUMENT, msg, msg_size, "%s: sketch_dim = %d is outside 1..%d", name,
+                       (int)opts->sketch_dim, APPROX_MAX_SKETCH_DIM);
     }
     if (opts->num_threads < 0 || opts->num_threads > SMM_MAX_THREADS)
-        return SMM_ERR_BAD_THREADS;
+        return explain(SMM_ERR_BAD_THREADS, msg, msg_size, "num_threads = %d is outside 0..%d",
+                       (int)opts->num_threads, SMM_MAX_THREADS);
     if (opts->candidates < 0)
-        return SMM_ERR_BAD_ARGUMENT;
-    if (opts->energy != 0.0 && (opts->method != SKETCH_LOWRANK || !(opts->energy > 0.0 && opts->energy <= 1.0)))
-        return SMM_ERR_BAD_ARGUMENT;
-    return SMM_OK;
+        return explain(SMM_ERR_BAD_ARGUMENT, msg, msg_size, "candidates = %lld is negative",
+                       (long long)opts->candidates);
+    if (opts->energy != 0.0 && opts->method != SKETCH_LOWRANK)
+        return explain(SMM_ERR_BAD_ARGUMENT, msg, msg_size, "energy is an option of lowrank only, not of %s", name);
+    if (opts->energy != 0.0 && !(opts->energy > 0.0 && opts->energy <= 1.0))
+        return explain(SMM_ERR_BAD_ARGUMENT, msg, msg_size, "lowrank: energy = %g is outside (0, 1]", opts->energy);
+    return explain(SMM_OK, msg, msg_size, "%s", "");
+}
+
+smm_status approx_check_sizes(const approx_options *opts, int64_t k, int64_t n, char *msg, size_t msg_size)
+{
+    if (msg != NULL && msg_size > 0)
+        msg[0] = '\0';
+    approx_options defaults;
+    if (opts == NULL) {
+        approx_options_init(&defaults);
+        opts = &defaults;
+    }
+    if (k < 1 || n < 1)
+        return explain(SMM_ERR_BAD_SIZE, msg, msg_size, "op(B) is %lld x %lld: k and n must be at least 1",
+                       (long long)k, (long long)n);
+    smm_status s = approx_check_options(opts, msg, msg_size);
+    if (s == SMM_OK && approx_ops(opts->method)->check_sizes != NULL)
+        s = approx_ops(opts->method)->check_sizes(opts, k, n, msg, msg_size);
+    return s;
 }
 
 smm_status approx_context(const approx_options *opts, smm_context *ctx)
@@ -88,7 +130,7 @@ smm_status approx_resolve(const approx_options **opts, approx_options *defaults,
         approx_options_init(defaults);
         *opts = defaults;
     }
-    smm_status s = approx_check_options(*opts);
+    smm_status s = approx_check_options(*opts, NULL, 0);
     if (s == SMM_OK)
         s = approx_context(*opts, ctx);
     return s;
@@ -224,27 +266,6 @@ smm_status approx_row_major(const approx_vectors *v, int64_t dim, const float **
     return SMM_OK;
 }
 
-smm_status approx_check_finite(const smm_context *ctx, const approx_vectors *v, int64_t dim)
-{
-    /* the stored matrix: `outer` lines of `inner` contiguous floats */
-    const int64_t outer = v->layout == SMM_ROW_MAJOR ? v->count : dim;
-    const int64_t inner = v->layout == SMM_ROW_MAJOR ? dim : v->count;
-    int bad = 0;
-    const int parallel = (double)outer * (double)inner >= 65536.0; /* small checks are not worth a team */
-#pragma omp parallel for num_threads(ctx->threads) schedule(static) reduction(| : bad) if (parallel)
-    for (int64_t o = 0; o < outer; o++) {
-        const float *line = v->data + o * v->ld;
-        uint32_t all_ones = 0; /* NaN and Inf are the floats whose exponent bits are all 1 */
-        for (int64_t t = 0; t < inner; t++) {
-            uint32_t u;
-            memcpy(&u, line + t, sizeof u);
-            all_ones |= (uint32_t)((u & UINT32_C(0x7f800000)) == UINT32_C(0x7f800000));
-        }
-        bad |= (int)all_ones;
-    }
-    return bad ? SMM_ERR_NON_FINITE : SMM_OK;
-}
-
 void approx_plan_free(approx_plan *plan)
 {
     if (plan == NULL)
@@ -268,31 +289,14 @@ smm_status approx_plan_build(const smm_context *ctx, const approx_vectors *cols,
     p->b.opts = *opts;
     p->copy = NULL;
     p->b_state = NULL;
-    smm_status s = SMM_OK;
-    if (!sketch_method_uses_bits(opts->method)) /* the sketch families' encoders check as they go */
-        s = approx_check_finite(ctx, cols, k);
-    if (s == SMM_OK && copy) {
-        int64_t elems, bytes;
-        if (smm_mul_size(cols->count, k, &elems) != SMM_OK || smm_mul_size(elems, sizeof(float), &bytes) != SMM_OK)
-            s = SMM_ERR_OVERFLOW;
-        else if ((p->copy = smm_aligned_alloc((size_t)bytes)) == NULL)
-            s = SMM_ERR_NO_MEMORY;
-        if (s == SMM_OK) {
-            /* vector j at copy + j * k */
-            const int64_t n = cols->count;
-            float *dst = p->copy;
-#pragma omp parallel for num_threads(ctx->threads) schedule(static)
-            for (int64_t j = 0; j < n; j++) {
-                if (cols->layout == SMM_ROW_MAJOR)
-                    memcpy(dst + j * k, cols->data + j * cols->ld, (size_t)k * sizeof(float));
-                else
-                    for (int64_t t = 0; t < k; t++)
-                        dst[j * k + t] = cols->data[t * cols->ld + j];
-            }
-            approx_vectors own = { SMM_ROW_MAJOR, n, p->copy, k };
-            p->b.cols = own;
-        }
-    }
+    p->b_shift = 0;
+    smm_status s = p->ops->check_sizes != NULL ? p->ops->check_sizes(opts, k, cols->count, NULL, 0) : SMM_OK;
+    int exponent = 0;
+    if (s == SMM_OK && p->ops->scale != APPROX_SCALE_NONE) /* the sketch families' encoders check as they go */
+        s = approx_check_values(ctx, cols, k, &exponent);
+    p->b_shift = approx_safe_shift(exponent);
+    if (s == SMM_OK && (copy || p->b_shift != 0)) /* a one-shot call borrows op(B) unless it must be scaled */
+        s = approx_scaled_copy(ctx, cols, k, p->b_shift, &p->copy, &p->b.cols);
     const double t0 = approx_clock();
     if (s == SMM_OK)
         s = p->ops->sketch_b(ctx, &p->b, &p->b_state);
@@ -337,22 +341,24 @@ smm_status approx_plan_info(const approx_plan *plan, int64_t *k, int64_t *n, app
     return SMM_OK;
 }
 
-smm_status approx_plan_run(const smm_context *ctx, const approx_plan *plan, const approx_problem *p)
+smm_status approx_plan_scale_a(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,
+                               approx_vectors *scaled, float **copy, int *shift)
 {
-    const approx_method_ops *ops = plan->ops;
-    smm_status s = SMM_OK;
-    if (!sketch_method_uses_bits(plan->b.opts.method))
-        s = approx_check_finite(ctx, &p->rows_a, p->k);
-    void *a_state = NULL;
-    double t0 = approx_clock();
-    if (s == SMM_OK)
-        s = ops->sketch_a(ctx, &plan->b, plan->b_state, &p->rows_a, &a_state);
-    approx_phase_add(&approx_phases.encode_a, t0);
-    t0 = approx_clock();
-    if (s == SMM_OK)
-        s = ops->estimate(ctx, &plan->b, plan->b_state, a_state, p);
-    approx_phase_add(&approx_phases.estimate, t0);
-    ops->free_state(a_state);
+    *scaled = *rows_a;
+    *copy = NULL;
+    *shift = 0;
+    if (plan->ops->scale == APPROX_SCALE_NONE)
+        return SMM_OK;
+    int exponent = 0;
+    smm_status s = approx_check_values(ctx, rows_a, plan->b.k, &exponent);
+    *shift = approx_safe_shift(exponent);
+    if (s == SMM_OK && plan->ops->scale == APPROX_SCALE_SHARED) {
+        *shift = plan->b_shift;
+        if (exponent - plan->b_shift > 127) /* op(A) times op(B)'s power of two overflows */
+            s = SMM_ERR_NON_FINITE;
+    }
+    if (s == SMM_OK && *shift != 0)
+        s = approx_scaled_copy(ctx, rows_a, plan->b.k, *shift, copy, scaled);
     return s;
 }
 
@@ -364,6 +370,38 @@ static void scale_c(const smm_context *ctx, float *C, int64_t rs, int64_t cs, in
     for (int64_t o = 0; o < outer; o++)
         for (int64_t t = 0; t < inner; t++)
             C[o * ld + t] = beta == 0.0f ? 0.0f : beta * C[o * ld + t];
+}
+
+smm_status approx_plan_run(const smm_context *ctx, const approx_plan *plan, const approx_problem *p)
+{
+    const approx_method_ops *ops = plan->ops;
+    approx_problem q = *p;
+    float *a_copy;
+    int a_shift;
+    smm_status s = approx_plan_scale_a(ctx, plan, &p->rows_a, &q.rows_a, &a_copy, &a_shift);
+    if (s == SMM_OK && a_shift + plan->b_shift != 0) {
+        /* est(A, B) = 2^(a_shift + b_shift) est of the scaled sides, folded into alpha */
+        q.alpha = (float)ldexp((double)p->alpha, a_shift + plan->b_shift);
+        if (!isfinite(q.alpha)) {
+            s = SMM_ERR_NON_FINITE; /* the product itself is beyond float */
+        } else if (q.alpha == 0.0f) { /* ... or below it: alpha * est is 0 */
+            scale_c(ctx, p->C, p->rs_c, p->cs_c, p->m, p->n, p->beta);
+            smm_aligned_free(a_copy);
+            return SMM_OK;
+        }
+    }
+    void *a_state = NULL;
+    double t0 = approx_clock();
+    if (s == SMM_OK)
+        s = ops->sketch_a(ctx, &plan->b, plan->b_state, &q.rows_a, &a_state);
+    approx_phase_add(&approx_phases.encode_a, t0);
+    t0 = approx_clock();
+    if (s == SMM_OK)
+        s = ops->estimate(ctx, &plan->b, plan->b_state, a_state, &q);
+    approx_phase_add(&approx_phases.estimate, t0);
+    ops->free_state(a_state);
+    smm_aligned_free(a_copy);
+    return s;
 }
 
 smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_trans transa,

@@ -6,12 +6,14 @@
 #define APPROX_PLAN_H
 
 #include "approx/approx_problem.h"
+#include "approx/approx_scale.h"
 
 struct approx_plan {
     const approx_method_ops *ops;
     approx_b_side b;  /* b.cols: the plan's copy, or the caller's op(B) during a one-shot call */
     float *copy;      /* the copy (NULL when the plan borrows the caller's op(B)) */
     void *b_state;    /* ops->sketch_b's state */
+    int b_shift;      /* op(B) = 2^b_shift b.cols (approx_scale.h; 0 unless the copy was scaled) */
 };
 
 /* The calling thread's phase times (approx_last_phase_times): cleared by each public call, added to by its phases. */
@@ -21,8 +23,9 @@ double approx_clock(void);
 void approx_phase_add(double *phase_of_last, double t0);
 extern _Thread_local approx_phase_times approx_phases;
 
-/* Check the options: method, its size (bits or sketch_dim), threads, candidates >= 0. */
-smm_status approx_check_options(const approx_options *opts);
+/* Check the options: method, its size (bits or sketch_dim), threads, candidates >= 0, energy; msg (may be NULL)
+ * gets a sentence naming the limit, or "". */
+smm_status approx_check_options(const approx_options *opts, char *msg, size_t msg_size);
 
 /* The process-wide context with opts->num_threads (when > 0) as the thread count. */
 smm_status approx_context(const approx_options *opts, smm_context *ctx);
@@ -73,9 +76,6 @@ approx_problem approx_problem_of(smm_layout layout, smm_trans transa, int64_t m,
  */
 void approx_vectors_operand(const approx_vectors *v, int64_t first, const float **X, smm_trans *trans);
 
-/* SMM_ERR_NON_FINITE when one of the count x dim entries of v is NaN or Inf, else SMM_OK (ctx->threads threads). */
-smm_status approx_check_finite(const smm_context *ctx, const approx_vectors *v, int64_t dim);
-
 /*
  * Build a plan on the validated vectors cols (n >= 1 of dimension k >= 1)
  * with validated options: copying them (copy != 0) or borrowing them for a
@@ -83,6 +83,16 @@ smm_status approx_check_finite(const smm_context *ctx, const approx_vectors *v, 
  */
 smm_status approx_plan_build(const smm_context *ctx, const approx_vectors *cols, int64_t k,
                              const approx_options *opts, int copy, approx_plan **plan);
+
+/*
+ * The rows of op(A) (validated) as the plan's method sees them: checked for
+ * NaN and Inf (SMM_ERR_NON_FINITE) and brought into the safe range by the
+ * method's rule (approx_scale.h): *scaled is *rows_a itself (*shift 0,
+ * *copy NULL) or a scaled copy of it (*copy, smm_aligned_free it), with
+ * op(A) = 2^*shift *scaled.
+ */
+smm_status approx_plan_scale_a(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,
+                               approx_vectors *scaled, float **copy, int *shift);
 
 /*
  * C := alpha * est + beta * C for the validated product p (p->n and p->k

@@ -11,6 +11,8 @@
  * stay in L1 while the codes stream past).
  */
 
+#include <stdio.h>
+
 #include "approx/approx_problem.h"
 #include "sketch/pq.h"
 
@@ -39,13 +41,29 @@ static void pq_free_state(void *state)
     smm_aligned_free(st);
 }
 
+static smm_status pq_check_sizes(const approx_options *opts, int64_t k, int64_t n, char *msg, size_t msg_size)
+{
+    const int32_t M = opts->sketch_dim;
+    if (M > k || M > PQ_MAX_SUBSPACES) {
+        if (msg != NULL)
+            snprintf(msg, msg_size, "pq: sketch_dim = %d subspaces, but at most min(k = %lld, %d): each subspace "
+                     "needs a dimension of its own", (int)M, (long long)k, PQ_MAX_SUBSPACES);
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    if (n < PQ_CENTROIDS) {
+        if (msg != NULL)
+            snprintf(msg, msg_size, "pq: op(B) has %lld columns, fewer than the %d centroids of a subspace",
+                     (long long)n, PQ_CENTROIDS);
+        return SMM_ERR_BAD_SIZE;
+    }
+    return SMM_OK;
+}
+
 static smm_status pq_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
 {
     *state = NULL;
     const int64_t n = b->cols.count;
     const int32_t M = b->opts.sketch_dim;
-    if (M > b->k)
-        return SMM_ERR_BAD_ARGUMENT; /* more subspaces than dimensions */
     pq_state *st = approx_new_state(sizeof *st);
     if (st == NULL)
         return SMM_ERR_NO_MEMORY;
@@ -167,6 +185,7 @@ static void pq_estimate_block(const smm_context *ctx, const approx_b_side *b, co
 
 static const approx_method_ops pq_ops = {
     pq_sketch_b, pq_sketch_a, pq_estimate, pq_block_work_bytes, pq_estimate_block, pq_free_state,
+    APPROX_SCALE_EACH, pq_check_sizes,
 };
 
 const approx_method_ops *approx_pq_ops(sketch_method method)

@@ -57,6 +57,13 @@ typedef struct {
 /* Column blocks of estimate_block start at multiples of this (the Hamming panel width). */
 #define APPROX_COLUMN_ALIGN 32
 
+/* How a method's data is brought into the safe range (approx_scale.h). */
+typedef enum {
+    APPROX_SCALE_EACH = 0, /* op(A) and op(B) each by their own power of two (the estimate is bilinear) */
+    APPROX_SCALE_SHARED,   /* op(A) by op(B)'s power of two: it is encoded by what was learned on op(B) */
+    APPROX_SCALE_NONE      /* neither: the method is scale-free itself and checks its data as it goes */
+} approx_scale_rule;
+
 typedef struct {
     /* Sketch op(B): *state gets what the method keeps (freed by free_state). ctx->threads threads. */
     smm_status (*sketch_b)(const smm_context *ctx, const approx_b_side *b, void **state);
@@ -87,6 +94,13 @@ typedef struct {
                            int64_t ldo, void *work);
     /* Free a state of sketch_b or sketch_a (NULL is a no-op). */
     void (*free_state)(void *state);
+    approx_scale_rule scale;
+    /*
+     * The method's own limits on validated options against a k x n op(B)
+     * (k, n >= 1), checked before any data is read: SMM_OK, or the status
+     * with a sentence naming the limit in msg (msg may be NULL). NULL: none.
+     */
+    smm_status (*check_sizes)(const approx_options *opts, int64_t k, int64_t n, char *msg, size_t msg_size);
 } approx_method_ops;
 
 /* Helpers for methods (approx_plan.c). */

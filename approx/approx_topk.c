@@ -4,6 +4,8 @@
  * selection pass keeps the `candidates` best estimates of each row, and only
  * those are computed exactly (approx.h: approx_plan_topk).
  */
+#include <float.h>
+#include <math.h>
 #include <omp.h>
 #include <string.h>
 
@@ -130,6 +132,40 @@ static smm_status classical_candidates(const smm_context *ctx, const approx_plan
     return topk_stream(ctx, m, plan->b.cols.count, r, dim, 0, estimate_block_scores, &e, keep_candidates, &c, 0);
 }
 
+/*
+ * approx_refine of the scaled vectors, their values times 2^shift. When that
+ * power of two can carry an exact value beyond float (|<a, b>| < 4 k for
+ * sides scaled below 2), the results go to a scratch copy first: a value
+ * that overflowed gives SMM_ERR_NON_FINITE with idx and val untouched.
+ */
+static smm_status refine_scaled(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,
+                                int shift, int64_t r, const int64_t *cand, int64_t topk, int64_t *idx, float *val,
+                                int64_t ldk)
+{
+    const approx_b_side *b = &plan->b;
+    const int64_t m = rows_a->count;
+    if (shift <= 0 || ldexp(4.0 * (double)b->k, shift) <= FLT_MAX)
+        return approx_refine(ctx, rows_a, &b->cols, b->k, shift, m, r, cand, topk, idx, val, ldk);
+    int64_t entries;
+    if (smm_mul_size(m, topk, &entries) != SMM_OK || entries > INT64_MAX / 16)
+        return SMM_ERR_OVERFLOW;
+    int64_t *idx_tmp = smm_aligned_alloc((size_t)entries * sizeof(int64_t));
+    float *val_tmp = smm_aligned_alloc((size_t)entries * sizeof(float));
+    smm_status s = idx_tmp != NULL && val_tmp != NULL ? SMM_OK : SMM_ERR_NO_MEMORY;
+    if (s == SMM_OK)
+        s = approx_refine(ctx, rows_a, &b->cols, b->k, shift, m, r, cand, topk, idx_tmp, val_tmp, topk);
+    for (int64_t e = 0; s == SMM_OK && e < entries; e++)
+        if (!isfinite(val_tmp[e]))
+            s = SMM_ERR_NON_FINITE; /* the product itself is beyond float */
+    for (int64_t i = 0; s == SMM_OK && i < m; i++) {
+        memcpy(idx + i * ldk, idx_tmp + i * topk, (size_t)topk * sizeof(int64_t));
+        memcpy(val + i * ldk, val_tmp + i * topk, (size_t)topk * sizeof(float));
+    }
+    smm_aligned_free(idx_tmp);
+    smm_aligned_free(val_tmp);
+    return s;
+}
+
 smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,
                                 int64_t topk, int64_t *idx, float *val, int64_t ldk)
 {
@@ -137,19 +173,20 @@ smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan,
     const int64_t m = rows_a->count;
     const int64_t r = candidates_of(&b->opts, topk, b->cols.count);
     const int codes = sketch_method_uses_bits(b->opts.method);
-    smm_status s = codes ? SMM_OK : approx_check_finite(ctx, rows_a, b->k);
+    approx_vectors scaled_a;
+    float *a_copy;
+    int a_shift;
+    smm_status s = approx_plan_scale_a(ctx, plan, rows_a, &scaled_a, &a_copy, &a_shift);
     void *a_state = NULL;
     double t0 = approx_clock();
     if (s == SMM_OK)
-        s = plan->ops->sketch_a(ctx, b, plan->b_state, rows_a, &a_state);
+        s = plan->ops->sketch_a(ctx, b, plan->b_state, &scaled_a, &a_state);
     approx_phase_add(&approx_phases.encode_a, t0);
-    if (s != SMM_OK)
-        return s;
     int64_t entries;
     int64_t *cand = NULL;
-    if (smm_mul_size(m, r, &entries) != SMM_OK || entries > INT64_MAX / 16)
+    if (s == SMM_OK && (smm_mul_size(m, r, &entries) != SMM_OK || entries > INT64_MAX / 16))
         s = SMM_ERR_OVERFLOW;
-    else if ((cand = smm_aligned_alloc((size_t)entries * sizeof(int64_t))) == NULL)
+    if (s == SMM_OK && (cand = smm_aligned_alloc((size_t)entries * sizeof(int64_t))) == NULL)
         s = SMM_ERR_NO_MEMORY;
     t0 = approx_clock();
     if (s == SMM_OK)
@@ -157,10 +194,11 @@ smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan,
     plan->ops->free_state(a_state);
     approx_phase_add(&approx_phases.estimate, t0);
     t0 = approx_clock();
-    if (s == SMM_OK)
-        s = approx_refine(ctx, rows_a, &b->cols, b->k, m, r, cand, topk, idx, val, ldk);
+    if (s == SMM_OK) /* exact values from the vectors the method saw, scaled back (approx_scale.h) */
+        s = refine_scaled(ctx, plan, &scaled_a, a_shift + plan->b_shift, r, cand, topk, idx, val, ldk);
     approx_phase_add(&approx_phases.refine, t0);
     smm_aligned_free(cand);
+    smm_aligned_free(a_copy);
     return s;
 }
 

@@ -287,22 +287,69 @@ static approx_options overflow_options(sketch_method method)
 }
 
 /*
- * Finite operands whose sketches overflow float. Three cases, k = 64:
+ * approx_check_sizes: the status approx_plan_create returns for the same options and sizes, with a
+ * sentence naming the limit (pq and maddness: at most min(k, limit) subspaces or codebooks, 16 columns).
+ */
+START_TEST(check_sizes_names_the_limit)
+{
+    const int64_t k = 48, n = 200;
+    float *B = malloc(sizeof(float) * k * n);
+    uint64_t rng = 5;
+    test_fill_uniform(B, k * n, &rng);
+    static const struct {
+        sketch_method method;
+        int32_t size;
+        int64_t cols;
+        smm_status want;
+        const char *needle;
+    } cases[] = {
+        { SKETCH_PQ, 60, 200, SMM_ERR_BAD_ARGUMENT, "at most min(k = 48, 4096)" },
+        { SKETCH_PQ, 8, 10, SMM_ERR_BAD_SIZE, "10 columns, fewer than the 16 centroids" },
+        { SKETCH_PQ, 8, 200, SMM_OK, "" },
+        { SKETCH_MADDNESS, 49, 200, SMM_ERR_BAD_ARGUMENT, "at most min(k = 48, 256)" },
+        { SKETCH_MADDNESS, 8, 15, SMM_ERR_BAD_SIZE, "15 columns, fewer than the 16 leaves" },
+        { SKETCH_SRHT, 0, 200, SMM_ERR_BAD_ARGUMENT, "srht: sketch_dim = 0 is outside 1..1048576" },
+        { SKETCH_SIMHASH, 0, 200, SMM_ERR_BAD_BITS, "simhash: bits = 0 is outside 1..65535" },
+        { (sketch_method)99, 8, 200, SMM_ERR_BAD_METHOD, "method 99 is not a method" },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        approx_options o;
+        approx_options_init(&o);
+        o.method = cases[c].method;
+        o.bits = o.sketch_dim = cases[c].size;
+        char msg[256] = "untouched";
+        const smm_status s = approx_check_sizes(&o, k, cases[c].cols, msg, sizeof msg);
+        ck_assert_msg(s == cases[c].want, "case %zu: status %d, want %d", c, (int)s, (int)cases[c].want);
+        ck_assert_msg(cases[c].needle[0] ? strstr(msg, cases[c].needle) != NULL : msg[0] == '\0',
+                      "case %zu: message '%s' lacks '%s'", c, msg, cases[c].needle);
+        approx_plan *plan = NULL;
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, cases[c].cols, B, cases[c].cols, &o,
+                                            &plan), cases[c].want);
+        approx_plan_free(plan);
+    }
+    ck_assert_int_eq(approx_check_sizes(NULL, 0, 5, NULL, 0), SMM_ERR_BAD_SIZE);
+    ck_assert_int_eq(approx_check_sizes(NULL, 5, 5, NULL, 0), SMM_OK);
+    free(B);
+}
+END_TEST
+
+/*
+ * Finite operands far from 1. Three cases, k = 64:
  *   0: op(A)'s entries near 3e38, op(B)'s near 1e-30 (the exact product,
  *      about 64 * 3e38 * 1e-30, is finite);
  *   1: the same with the roles swapped;
  *   2: both near 3e38 (the exact product overflows too).
- * The sketch families' norms (3e38 * 8) overflow, and so do the Gaussian,
- * SRHT and CountSketch sketches of a huge operand: SMM_ERR_NON_FINITE with
- * nothing written, in approx_sgemm, plans and top-k, on every ISA path (the
- * plans of a huge op(B) fail at approx_plan_create). Column-row sampling
- * balances its factors (each sampled column of AS and row of SB has norm
- * sqrt(Q / s), Q = sum_t |a_:t| |b_t:|): in cases 0 and 1 nothing
- * overflows and it returns SMM_OK with a finite C; in case 2 its factors
- * overflow and it fails at multiply time like the rest. Large values that
- * overflow nothing still work for every method.
+ * The sketch families need the norms |a_i| and |b_j| as floats: 3e38 * 8
+ * overflows, so SMM_ERR_NON_FINITE with nothing written, in approx_sgemm,
+ * plans (a huge op(B) fails at approx_plan_create) and top-k, on every ISA
+ * path. The classical methods work on their operands brought into the safe
+ * range (approx_scale.h: each side times a power of two, the estimate times
+ * the inverse): cases 0 and 1 give SMM_OK and a finite C (they failed
+ * before: their sketches of a huge operand overflowed), case 2, whose
+ * product is beyond float, SMM_ERR_NON_FINITE with nothing written (at
+ * multiply time: a plan of a huge op(B) is fine).
  */
-START_TEST(overflowing_sketches_are_non_finite_for_every_method)
+START_TEST(far_from_one_operands_for_every_method)
 {
     const int64_t m = 3, n = 5, k = 64;
     float *big_a = malloc(sizeof(float) * m * k), *tiny_a = malloc(sizeof(float) * m * k);
@@ -328,10 +375,10 @@ START_TEST(overflowing_sketches_are_non_finite_for_every_method)
         for (int mi = 0; mi < EVERY_METHOD; mi++) {
             const approx_options o = overflow_options(every_method[mi]);
             const char *name = sketch_method_name(o.method);
-            const int cr = o.method == SKETCH_CR_SAMPLING;
+            const int scaled = !sketch_method_uses_bits(o.method);
             for (int side = 0; side < 3; side++) {
                 const float *A = side == 1 ? tiny_a : big_a, *B = side == 0 ? tiny_b : big_b;
-                const smm_status want = cr && side < 2 ? SMM_OK : SMM_ERR_NON_FINITE;
+                const smm_status want = scaled && side < 2 ? SMM_OK : SMM_ERR_NON_FINITE;
                 for (int beta_i = 0; beta_i < 2; beta_i++) {
                     memcpy(C, C0, sizeof C);
                     const smm_status s = approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k,
@@ -352,11 +399,10 @@ START_TEST(overflowing_sketches_are_non_finite_for_every_method)
                 if (want != SMM_OK)
                     for (int t = 0; t < 6; t++)
                         ck_assert_msg(idx[t] == -9 && val[t] == 7.0f, "%s: top-k output written", name);
-                /* plans: sketching a huge op(B) fails at once, except for column-row sampling (which samples at
-                 * multiply time) */
+                /* plans: the sketch families' norms of a huge op(B) fail at once */
                 approx_plan *plan = NULL;
                 const smm_status sp = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan);
-                if (side >= 1 && !cr) {
+                if (side >= 1 && !scaled) {
                     ck_assert_msg(sp == SMM_ERR_NON_FINITE && plan == NULL, "%s plan of huge B: status %d", name,
                                   (int)sp);
                     continue;
@@ -472,7 +518,8 @@ int main(void)
     tcase_add_test(tc, same_result_on_every_isa_and_thread_count);
     tcase_add_test(tc, defaults_and_degenerate_sizes);
     tcase_add_test(tc, bad_input_leaves_c_untouched);
-    tcase_add_test(tc, overflowing_sketches_are_non_finite_for_every_method);
+    tcase_add_test(tc, far_from_one_operands_for_every_method);
+    tcase_add_test(tc, check_sizes_names_the_limit);
     tcase_add_test(tc, c_must_not_overlap_the_operands);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

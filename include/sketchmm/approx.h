@@ -213,26 +213,47 @@
  * SMM_ERR_BAD_THREADS, SMM_ERR_NON_FINITE (below), SMM_ERR_NO_MEMORY,
  * SMM_ERR_OVERFLOW.
  *
+ * Scale: the estimates do not depend on how A and B are scaled. A B does
+ * not change when B is multiplied by s and A by 1 / s, and neither does an
+ * estimate's relative error, for every method, over the whole finite float
+ * range (s from about 2^-100 to 2^100 on data near 1: the property test
+ * tests/test_approx_scale.c). The classical and data-aware methods square
+ * their data or add up its products in float (k-means distances, the range
+ * finder's power iteration, sketched factors), so before a method sees op(B)
+ * (at plan creation) and op(A) (at each call), a side whose largest
+ * magnitude lies outside [2^-32, 2^32) is multiplied by the power of two
+ * that brings it into [1, 2) (exact: a one-shot call then copies that side),
+ * and the estimate by the inverse; data inside that window is not touched
+ * (the same bits as without this step). Two powers of two s outside the
+ * window give the same bits; top-k values are the exact products of the
+ * caller's data rounded to float. The sketch families are scale-free by
+ * themselves (norms in double, codes of directions). SKETCH_MADDNESS is the
+ * exception by design: its trees, learned on op(B)'s columns, encode op(A)'s
+ * rows, so it assumes both come from one distribution; it is scale-free
+ * when both are scaled by the same s (estimates times s^2), and op(A) is
+ * scaled by op(B)'s power of two. An op(A) at another scale than op(B)
+ * (A / s with B s) gets a meaningless estimate, with SMM_OK.
+ *
  * Non-finite values and overflow (SMM_ERR_NON_FINITE, nothing written)
  * - NaN or Inf anywhere in the A or B a call reads, for every method and
  *   for exact_topk. The check reads each operand once (vectorised, all
  *   threads); approx_sgemm with k == 0 or alpha == 0 reads neither.
- * - Finite inputs whose derived values overflow float before the product
- *   is formed: a norm |a_i| or |b_j| of a sketch family (the estimate needs
- *   it as a float), or a sketched factor AS = op(A) S or SB = S^T op(B) of a
- *   classical method (entries near FLT_MAX summed by the Gaussian
- *   projection, the Walsh-Hadamard transform or CountSketch's buckets;
- *   column-row sampling scales each sampled column of AS and row of SB to
- *   norm sqrt(sum_t |a_:t| |b_t:| / s), so its factors overflow only when
- *   that does). Each factor is checked as it is made, O(s (m + n)) reads.
- *   approx_plan_create fails this way for op(B)'s norms or SB; column-row
- *   sampling, which samples per product, fails in approx_plan_multiply and
- *   approx_plan_topk instead.
- * - Not covered, as in exact_sgemm: once the norms or factors are finite,
- *   an estimate whose magnitude exceeds FLT_MAX (at most about |a_i| |b_j|)
- *   is written as +-Inf, and so is a top-k value (an exact dot product)
- *   beyond FLT_MAX. exact_topk checks its inputs only: its values are
- *   exact_sgemm's, which overflow as exact_sgemm documents.
+ * - A product whose own magnitude is beyond float: alpha times the scale of
+ *   the two sides (the powers of two above) overflows, or a top-k value
+ *   (an exact dot product) exceeds FLT_MAX. Where that scale underflows to
+ *   0 instead, alpha * est is 0 in float: C := beta C.
+ * - The sketch families' norms |a_i| and |b_j| (the estimate needs them as
+ *   floats): a vector whose norm exceeds FLT_MAX (entries near FLT_MAX)
+ *   fails; approx_plan_create fails this way for op(B)'s norms.
+ * - SKETCH_MADDNESS: op(A) times op(B)'s power of two overflowing (an op(A)
+ *   near FLT_MAX against an op(B) near 2^-100).
+ * - The classical methods' sketched factors AS = op(A) S and SB = S^T op(B)
+ *   are checked as they are made (O(s (m + n)) reads); on data brought into
+ *   the safe range they do not overflow.
+ * - Not covered, as in exact_sgemm: an entry of an estimate beyond FLT_MAX
+ *   while the scale itself is finite is written as +-Inf. exact_topk
+ *   checks its inputs only: its values are exact_sgemm's, which overflow as
+ *   exact_sgemm documents.
  *
  * Aliasing (SMM_ERR_BAD_ARGUMENT, nothing written): outputs must not
  * overlap inputs. The memory spans (common.h, "Aliasing") of C and of A and
@@ -245,6 +266,8 @@
  */
 #ifndef SKETCHMM_APPROX_H
 #define SKETCHMM_APPROX_H
+
+#include <stddef.h>
 
 #include "sketchmm/common.h"
 #include "sketchmm/sketch.h"
@@ -275,6 +298,20 @@ typedef struct {
 
 /* Set *opts to the defaults above (no-op for NULL). */
 SMM_API void approx_options_init(approx_options *opts);
+
+/*
+ * approx_check_sizes - the status approx_plan_create, approx_sgemm and
+ * approx_topk return for the options opts (NULL: the defaults) and an op(B)
+ * of k x n before they read any data, with a sentence naming the limit:
+ * SMM_OK (msg ""), SMM_ERR_BAD_METHOD, SMM_ERR_BAD_BITS,
+ * SMM_ERR_BAD_THREADS, SMM_ERR_BAD_ARGUMENT (an option out of its range,
+ * or e.g. pq's M above k) or SMM_ERR_BAD_SIZE (k or n below 1, or fewer
+ * columns than pq's 16 centroids). msg receives at most msg_size bytes,
+ * NUL-terminated (msg may be NULL when msg_size is 0). For error messages:
+ * call it after one of those calls failed with such a status.
+ */
+SMM_API smm_status approx_check_sizes(const approx_options *opts, int64_t k, int64_t n, char *msg,
+                                      size_t msg_size);
 
 /*
  * approx_sgemm - C := alpha * est(op(A) * op(B)) + beta * C.
@@ -308,8 +345,10 @@ typedef struct approx_plan approx_plan;
  * referenced after the call. k >= 1, n >= 1 (SMM_ERR_BAD_SIZE for zero or
  * negative k or n).
  * Returns SMM_OK, or a status with *plan set to NULL (plan itself NULL:
- * SMM_ERR_NULL_POINTER): SMM_ERR_NON_FINITE when B holds NaN or Inf or its
- * sketch overflows float (see the top of this file).
+ * SMM_ERR_NULL_POINTER): SMM_ERR_NON_FINITE when B holds NaN or Inf or a
+ * sketch family's norm of it overflows float (see the top of this file);
+ * SMM_ERR_BAD_ARGUMENT / SMM_ERR_BAD_SIZE for options or sizes the method
+ * cannot take (approx_check_sizes names the limit).
  */
 SMM_API smm_status approx_plan_create(smm_layout layout, smm_trans transb, int64_t k, int64_t n,
                               const float *B, int64_t ldb, const approx_options *opts,

@@ -103,6 +103,7 @@ typedef struct {
 } approx_phase_times;
 
 void approx_options_init(approx_options *opts);
+smm_status approx_check_sizes(const approx_options *opts, int64_t k, int64_t n, char *msg, size_t msg_size);
 smm_status approx_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
                         int64_t m, int64_t n, int64_t k, float alpha,
                         const float *A, int64_t lda, const float *B, int64_t ldb,

@@ -48,11 +48,17 @@ Data-aware, sized by ``sketch_dim``:
   hash trees (trained on B's columns) encode each row of A with comparisons only;
   16 prototypes per codebook refined by ridge regression give per column of B a byte
   table T_j[c][leaf] = <prototype, b_j>, summed by the same lookup kernels as pq.
-  C <= min(k, 256); B needs at least 16 columns. Not unbiased.
+  C <= min(k, 256); B needs at least 16 columns. Not unbiased. It assumes A's rows are
+  distributed like B's columns: scaling both by s scales the estimate by s^2, but an A at
+  another scale than B (A / s with B * s) gets a meaningless estimate.
 
 sketchmm.methods() lists the methods of the library that is loaded, with what sizes
 each (a newer library may have more than the ones above; help() of its approx.h has
 their math).
+
+Scale: A / s with B * s gives the relative error of A with B, for every method but maddness
+(above), over the whole float range (the library scales data far from 1 by powers of two
+internally; data whose largest magnitude lies in [2^-32, 2^32) is not touched).
 
 Every method's randomness is a function of (method, seed, sizes) alone: the same
 seed gives the same result, bit for bit for every thread count (and for the sketch
@@ -104,6 +110,17 @@ def options(method="simhash", bits=None, sketch_dim=None, seed=DEFAULT_SEED, thr
     return opts
 
 
+def _explainer(opts):
+    """explain(k, n) for _gemm: the library's sentence naming the limit an option or size broke
+    (approx_check_sizes), or None."""
+    def explain(k, n):
+        msg = ffi.new("char[]", 512)
+        if lib.approx_check_sizes(opts, k, n, msg, 512) == 0:
+            return None
+        return ffi.string(msg).decode() or None
+    return explain
+
+
 def approx_matmul(A, B, method: str = "simhash", bits: int | None = None, sketch_dim: int | None = None,
                   seed: int = DEFAULT_SEED, threads: int = 0, energy: float = 0.0, alpha: float = 1.0,
                   beta: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
@@ -115,13 +132,14 @@ def approx_matmul(A, B, method: str = "simhash", bits: int | None = None, sketch
     threads: 0 for the library's thread count (sketchmm.num_threads()).
     A zero row or column gives 0 for the sketch families.
 
-    Raises NonFiniteError (NaN or Inf in A or B, or a norm / sketched factor
-    overflowing float32), InvalidArgumentError (unknown method, bits or sketch_dim
-    out of range or not the method's size, energy out of (0, 1] or given for a
-    method other than lowrank), ShapeError, InputTypeError, ResourceError.
+    Raises NonFiniteError (NaN or Inf in A or B, a sketch family's norm overflowing
+    float32, or a product beyond float32), InvalidArgumentError (unknown method, bits or
+    sketch_dim out of range or not the method's size, energy out of (0, 1] or given for a
+    method other than lowrank; the message names the limit), ShapeError, InputTypeError,
+    ResourceError.
     """
     opts = options(method, bits, sketch_dim, seed, threads, 0, energy)
-    return _gemm.call("approx_matmul", lib.approx_sgemm, A, B, alpha, beta, out, (opts,))
+    return _gemm.call("approx_matmul", lib.approx_sgemm, A, B, alpha, beta, out, (opts,), _explainer(opts))
 
 
 def approx_topk(A, B, k: int = 10, method: str = "simhash", bits: int | None = None,
@@ -139,7 +157,7 @@ def approx_topk(A, B, k: int = 10, method: str = "simhash", bits: int | None = N
     (``D.T`` for a database D of rows). 1 <= k <= n, candidates in k..n.
     """
     opts = options(method, bits, sketch_dim, seed, threads, candidates, energy)
-    return _gemm.topk_call("approx_topk", lib.approx_topk, A, B, k, (opts,))
+    return _gemm.topk_call("approx_topk", lib.approx_topk, A, B, k, (opts,), _explainer(opts))
 
 
 def phase_times() -> dict:
@@ -184,7 +202,7 @@ class Plan:
         row = _arrays.ROW
         status = lib.approx_plan_create(row, _arrays.as_layout(row, layout_b), k, n, _arrays.pointer(B), ldb,
                                         opts, out)
-        _gemm.check_values(status, "Plan", B=B)
+        _gemm.check_values(status, "Plan", lambda: _explainer(opts)(k, n), B=B)
         # Every bit of the C plan's lifetime lives in this one owner, which copies of this object share.
         self._handle = Handle(out[0], lib.approx_plan_free, "plan")
         self._read_info()

@@ -183,8 +183,8 @@ static sketch_method rd_method(reader *r)
 {
     uint8_t b = u8(r);
     if ((b & 15) < 12)
-        return (sketch_method)(SKETCH_SIMHASH + (b & 15) % 8);
-    static const int bad[4] = { 0, 9, -1, 1000 };
+        return (sketch_method)(SKETCH_SIMHASH + (b & 15) % (SKETCH_MADDNESS - SKETCH_SIMHASH + 1));
+    static const int bad[4] = { 0, SKETCH_MADDNESS + 1, -1, 1000 };
     return (sketch_method)bad[b & 3];
 }
 
@@ -258,15 +258,36 @@ static approx_options effective_opts(const opts_in *in)
     return in->null ? d : in->o;
 }
 
-/* Whether the options are valid (approx_check_options; the candidates' range is a top-k matter). */
-static int opts_ok(const approx_options *o)
+/*
+ * Whether the options are valid for an op(B) of k x n (approx_check_options; the candidates' range is a
+ * top-k matter): the method's limits as approx.h states them (pq: M <= min(k, 4096), maddness: C <= min(k,
+ * 256), both at least 16 columns).
+ */
+static int opts_ok(const approx_options *o, int64_t k, int64_t n)
 {
     if (sketch_method_name(o->method) == NULL)
         return 0;
     if (sketch_method_uses_bits(o->method) ? !bits_ok(o->bits) : (o->sketch_dim < 1 || o->sketch_dim > APPROX_MAX_SKETCH_DIM))
         return 0;
+    if (o->method == SKETCH_PQ && (o->sketch_dim > k || o->sketch_dim > 4096 || n < 16))
+        return 0;
+    if (o->method == SKETCH_MADDNESS && (o->sketch_dim > k || o->sketch_dim > 256 || n < 16))
+        return 0;
     /* candidates: a count, checked against topk and n by the top-k calls; negative is bad anywhere */
     return o->num_threads >= 0 && o->num_threads <= SMM_MAX_THREADS && o->candidates >= 0;
+}
+
+/* approx_check_sizes agrees with the call that ran on valid arguments and finite data: status s. */
+static void check_sizes_agrees(const approx_options *op, int64_t k, int64_t n, smm_status s, const char *call)
+{
+    if (k < 1 || n < 1)
+        return;
+    char msg[256];
+    const smm_status predicted = approx_check_sizes(op, k, n, msg, sizeof msg);
+    FUZZ_CHECK(predicted == SMM_OK ? s != SMM_ERR_BAD_ARGUMENT && s != SMM_ERR_BAD_SIZE && s != SMM_ERR_BAD_METHOD &&
+                                         s != SMM_ERR_BAD_BITS && s != SMM_ERR_BAD_THREADS
+                                   : s == predicted && msg[0] != '\0',
+               "%s returned %d, approx_check_sizes %d ('%s')", call, (int)s, (int)predicted, msg);
 }
 
 /* The matrix values: the bytes left after the arguments, x = (int8_t)byte / 16. */
@@ -633,9 +654,11 @@ static void op_approx_sgemm(reader *r, values *v)
         int expect = EXPECT_OK;
         if (!gemm_args_ok(&g))
             expect = EXPECT_FAIL;
-        else if (!opts_ok(&o) || g.nonfinite)
+        else if (!opts_ok(&o, g.k, g.n) || g.nonfinite)
             expect = trivial ? EXPECT_EITHER : EXPECT_FAIL;
         check_status(s, expect, "approx_sgemm");
+        if (gemm_args_ok(&g) && !trivial && !g.nonfinite)
+            check_sizes_agrees(op, g.k, g.n, s, "approx_sgemm");
         gemm_common_checks(&g, s, "approx_sgemm");
         if (s == SMM_OK) {
             approx_value_checks(&g, "approx_sgemm");
@@ -787,7 +810,7 @@ static void op_topk(reader *r, values *v, int approx)
             s = approx_topk(g.layout, g.ta, g.tb, g.m, g.n, g.k, g.A.ptr, g.A.ld, g.B.ptr, g.B.ld, t.topk, t.idx.ptr,
                             t.val.ptr, t.ldk, oi.null ? NULL : &o);
             int cand_ok = o.candidates == 0 || (o.candidates >= t.topk && o.candidates <= g.n);
-            if (g.k < 1 || !opts_ok(&o) || !cand_ok)
+            if (g.k < 1 || !opts_ok(&o, g.k, g.n) || !cand_ok)
                 expect = EXPECT_FAIL; /* approx_plan_create needs k >= 1 */
             else if (g.nonfinite && expect == EXPECT_OK)
                 expect = g.m == 0 ? EXPECT_EITHER : EXPECT_FAIL; /* no query: B is not sketched (approx_topk.c) */
@@ -843,7 +866,7 @@ static void op_plan(reader *r, values *v)
     approx_plan *plan = (approx_plan *)(uintptr_t)0x10; /* garbage the call must overwrite */
     smm_status s = approx_plan_create(g.layout, g.tb, g.k, g.n, g.B.ptr, g.B.ld, oi.null ? NULL : &o,
                                       plan_null ? NULL : &plan);
-    int create_ok = layout_ok(g.layout) && trans_ok(g.tb) && g.k >= 1 && g.n >= 1 && mat_ok(&g.B) && opts_ok(&o) &&
+    int create_ok = layout_ok(g.layout) && trans_ok(g.tb) && g.k >= 1 && g.n >= 1 && mat_ok(&g.B) && opts_ok(&o, g.k, g.n) &&
                     !plan_null && !nan_in_b;
     check_status(s, create_ok ? EXPECT_OK : EXPECT_FAIL, "approx_plan_create");
     FUZZ_CHECK(unchanged(&g.B), "approx_plan_create wrote to B");
