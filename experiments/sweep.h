@@ -478,8 +478,8 @@ void sweep_data_params(const sweep_config *cfg, char *buf, size_t size);
  * &seconds) runs its call once and times it; approx(ctx, variant, phases)
  * runs one approximate call and times its SWEEP_PHASES phases: phases[0]
  * encoding B (approx_plan_create), phases[1] the rest (approx_plan_multiply
- * or approx_plan_topk), and from approx_last_phase_times of that call
- * phases[2] encoding A, phases[3] the estimate (top-k: choosing the
+ * or approx_plan_topk), and from the phase times that call reports
+ * (approx_call.times) phases[2] encoding A, phases[3] the estimate (top-k: choosing the
  * candidates), phases[4] the refinement (top-k only). Checking of results
  * happens outside the timed parts.
  *
@@ -497,8 +497,8 @@ typedef smm_status (*sweep_exact_fn)(void *ctx, double *seconds);
 #define SWEEP_PHASES 5
 typedef smm_status (*sweep_approx_fn)(void *ctx, int variant, double phases[SWEEP_PHASES]);
 
-/* After a plan call: phases[2..4] from approx_last_phase_times (see above). */
-void sweep_library_phases(double phases[SWEEP_PHASES]);
+/* After a plan call: phases[2..4] from the phase times it reported (see above). */
+void sweep_call_phases(const approx_phase_times *t, double phases[SWEEP_PHASES]);
 
 smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn exact,
                              sweep_approx_fn approx, void *ctx, double *exact_times,

@@ -69,7 +69,7 @@ static void print_help(FILE *f, const char *prog)
         "approx_plan_create on the database (encode_b_seconds) then approx_plan_topk\n"
         "(rest_seconds: sketching the queries, estimates, selection of the\n"
         "candidates and their exact refinement), the work of one approx_topk call.\n"
-        "Within rest_seconds, approx_last_phase_times splits encode_a_seconds,\n"
+        "Within rest_seconds, the call's phase times split encode_a_seconds,\n"
         "estimate_seconds (top-k: choosing the candidates) and refine_seconds.\n"
         "\n"
         "Timing: per group of configurations, --warmup untimed approximate runs,\n"
@@ -428,15 +428,16 @@ static int set_shape_dim(const char *text, sweep_shape *shapes, int count, int c
     return 1;
 }
 
-/* The method called name (sketch_method_name), or 0. */
+/* The method called name[0 .. len) (sketch_method_from_name), or 0; the sweep knows methods up to SWEEP_LAST_METHOD. */
 static sketch_method method_by_name(const char *name, size_t len)
 {
-    for (int m = SKETCH_SIMHASH; m <= SWEEP_LAST_METHOD; m++) {
-        const char *mname = sketch_method_name((sketch_method)m);
-        if (mname != NULL && strlen(mname) == len && strncmp(name, mname, len) == 0)
-            return (sketch_method)m;
-    }
-    return (sketch_method)0;
+    char buf[64];
+    if (len >= sizeof buf)
+        return (sketch_method)0;
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+    const sketch_method m = sketch_method_from_name(buf);
+    return (int)m <= SWEEP_LAST_METHOD ? m : (sketch_method)0;
 }
 
 static int method_item(const char *text, int index, void *ctx)

@@ -120,14 +120,17 @@ static smm_status run_approx(void *ctx, int variant, double phases[SWEEP_PHASES]
 {
     topk_ctx *c = ctx;
     approx_plan *plan = NULL;
+    approx_phase_times times;
+    approx_call call = APPROX_CALL_INIT;
+    call.times = &times;
     double t0 = metrics_now();
-    smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, c->k, c->n, c->D, c->k, &c->opts[variant],
+    smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, c->k, c->n, c->D, c->k, &c->opts[variant], NULL,
                                       &plan);
     double t1 = metrics_now();
     if (s == SMM_OK)
-        s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, c->m, c->Q, c->k, c->K, c->idx, c->val, c->K);
+        s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, c->m, c->Q, c->k, c->K, c->idx, c->val, c->K, &call);
     double t2 = metrics_now();
-    sweep_library_phases(phases);
+    sweep_call_phases(&times, phases);
     approx_plan_free(plan);
     phases[0] = t1 - t0;
     phases[1] = t2 - t1;

@@ -124,7 +124,7 @@ static void describe(FILE *out)
         "  their times is the median of the per-round ratios ('+-': half their interquartile range).\n"
         "  Table: median seconds of creation and of the queries, one-shot = their sum, speedup =\n"
         "  exact_topk's median seconds (same run) over the contender's (queries; one-shot), the\n"
-        "  median phase times of approx_last_phase_times (encode_b from the creation), and\n"
+        "  median phase times the calls report (approx_call.times; encode_b from the creation), and\n"
         "  recall@%d: a returned column counts when its inner product (in double) is at least\n"
         "  the row's %dth largest minus 1e-6 relative. Each timed call follows a %g ms pause.\n",
         TOPK, DIM, (int)block_rows(DIM), BLOCK_COLS, TOPK, TOPK, TOPK, SETTLE_SECONDS * 1e3);
@@ -134,17 +134,16 @@ static void describe(FILE *out)
 /* Options                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* sketch_method by name: every value whose sketch_method_name matches (so methods added later parse too). */
+/* sketch_method by name[0 .. length) (sketch_method_from_name: methods added later parse too). */
 static int method_by_name(const char *name, size_t length, sketch_method *out)
 {
-    for (int v = 0; v <= MAX_METHOD_VALUE; v++) {
-        const char *known = sketch_method_name((sketch_method)v);
-        if (known != NULL && strlen(known) == length && strncmp(known, name, length) == 0) {
-            *out = (sketch_method)v;
-            return 1;
-        }
-    }
-    return 0;
+    char buf[64];
+    if (length >= sizeof buf)
+        return 0;
+    memcpy(buf, name, length);
+    buf[length] = '\0';
+    *out = sketch_method_from_name(buf);
+    return *out != 0;
 }
 
 static void list_method_names(char *buf, size_t size)
@@ -453,7 +452,7 @@ static void row_init(topk_row *row, const char *contender, const char *params, i
 static void print_header(void)
 {
     printf("\n'x query', 'x 1shot': exact_topk's median query seconds over the row's query (one-shot) seconds.\n"
-           "Phases (approx_last_phase_times, median seconds): enc_b (creation), enc_a, estimate, refine.\n");
+           "Phases (approx_call.times, median seconds): enc_b (creation), enc_a, estimate, refine.\n");
     printf("\n%-19s %-12s %5s %7s %9s %9s %9s %7s %7s %7s %7s %8s %7s %6s\n", "contender", "params", "cand",
            "recall", "create_s", "query_s", "1shot_s", "x query", "x 1shot", "enc_b", "enc_a", "estimate", "refine",
            "other%");
@@ -615,12 +614,12 @@ static void run_method(const topk_config *cfg, const topk_problem *p, const meth
     approx_options opts;
     approx_options_init(&opts);
     opts.method = spec->method;
-    if (spec->uses_bits)
-        opts.bits = spec->size;
-    else
-        opts.sketch_dim = spec->size;
+    opts.size = (int32_t)spec->size;
     opts.num_threads = (int32_t)cfg->threads;
-    opts.candidates = (int32_t)candidates;
+    approx_phase_times pt;
+    approx_call call = APPROX_CALL_INIT; /* the candidates of the search, per call */
+    call.candidates = (int32_t)candidates;
+    call.times = &pt;
     double *samples = calloc((size_t)reps * (2 + PHASES), sizeof(double));
     if (samples == NULL) {
         bench_error("out of memory");
@@ -631,19 +630,19 @@ static void run_method(const topk_config *cfg, const topk_problem *p, const meth
     const bench_contention_mark before = bench_contention_now();
     for (int rep = 0; rep < reps && row.failure == NULL; rep++) {
         approx_plan *plan = NULL;
-        approx_phase_times pt;
         settle();
         double t0 = bench_now_seconds();
-        smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, p->k, p->n, p->B, p->k, &opts, &plan);
+        smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, p->k, p->n, p->B, p->k, &opts, &call, &plan);
         t_create[rep] = bench_now_seconds() - t0;
-        if (s == SMM_OK && approx_last_phase_times(&pt) == SMM_OK)
+        if (s == SMM_OK)
             phases[PHASE_ENCODE_B * reps + rep] = pt.encode_b;
         if (s == SMM_OK) {
             settle();
             t0 = bench_now_seconds();
-            s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, p->m, p->A, p->k, TOPK, out->idx, out->val, TOPK);
+            s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, p->m, p->A, p->k, TOPK, out->idx, out->val, TOPK,
+                                 &call);
             t_query[rep] = bench_now_seconds() - t0;
-            if (s == SMM_OK && approx_last_phase_times(&pt) == SMM_OK) {
+            if (s == SMM_OK) {
                 phases[PHASE_ENCODE_A * reps + rep] = pt.encode_a;
                 phases[PHASE_ESTIMATE * reps + rep] = pt.estimate;
                 phases[PHASE_REFINE * reps + rep] = pt.refine;

@@ -3,6 +3,8 @@ arrays: numpy.matmul's shape rules for 1-D and 2-D operands, the output's layout
 the inputs presented in it through transpose flags (no copies), and out= arrays the library cannot
 write directly filled from a temporary only after the call succeeded."""
 
+from typing import NamedTuple
+
 import numpy as np
 
 from . import _arrays
@@ -88,6 +90,14 @@ def check_values(status, function, explain=None, **operands):
         check(status, function, "the inputs are finite: a value derived from them (a norm, a sketched "
                                 "factor) or the product itself overflows float32")
     check(status, function, explain() if status != 0 and explain is not None else None)
+
+
+class TopK(NamedTuple):
+    """The result of a top-k search, in torch.topk's order: ``values`` (m x k, each row best first:
+    the largest products, or the smallest Hamming distances) and ``indices`` (int64 m x k, the
+    columns they belong to). Unpacks as ``values, indices = ...``."""
+    values: np.ndarray
+    indices: np.ndarray
 
 
 def topk_outputs(m, k):
