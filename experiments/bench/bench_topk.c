@@ -28,11 +28,12 @@
  *   sketchmm methods  approx_plan_create on the database (creation), then
  *                     approx_plan_topk with the given candidates (queries).
  *
- * Recall@10 is value-based: a returned column counts when its inner product
- * (recomputed in double here, for every contender alike) is at least the
- * 10th largest of the row minus 1e-6 relative; the 10th largest is the
- * smallest double inner product of exact_topk's ten (so ties at the cut
- * count for every contender, and exact_topk scores 1 by construction).
+ * Recall@10 is the sweep's (experiments/topk_recall.h), value-based: a
+ * returned column counts when its inner product (recomputed in double,
+ * rounded to float, for every contender alike) is at least the float of the
+ * 10th largest of the row, the smallest inner product of exact_topk's ten
+ * (so ties at the cut count for every contender, and exact_topk scores 1 by
+ * construction).
  */
 #include <math.h>
 #include <stddef.h>
@@ -53,6 +54,7 @@
 #include "data/dataset.h"
 #include "faiss_peer.h"
 #include "peer_blas.h"
+#include "topk_recall.h"
 #include "sketchmm.h"
 
 #define TOPK 10
@@ -62,7 +64,6 @@
 #define MAX_ROWS (INT64_C(1) << 24)
 #define DEFAULT_THREADS 2
 #define DEFAULT_REPS 3
-#define RECALL_TOLERANCE 1e-6   /* relative, below the 10th largest value (the help text says 1e-6) */
 #define SETTLE_SECONDS 0.03     /* pause before each timed call (idle OpenMP / BLAS threads stop spinning) */
 #define BLOCK_COLS 2048         /* approx/topk_stream.h: TOPK_STREAM_COLS */
 #define MAX_BLOCK_ROWS 4096     /* --ob-rows */
@@ -125,8 +126,9 @@ static void describe(FILE *out)
         "  Table: median seconds of creation and of the queries, one-shot = their sum, speedup =\n"
         "  exact_topk's median seconds (same run) over the contender's (queries; one-shot), the\n"
         "  median phase times the calls report (approx_call.times; encode_b from the creation), and\n"
-        "  recall@%d: a returned column counts when its inner product (in double) is at least\n"
-        "  the row's %dth largest minus 1e-6 relative. Each timed call follows a %g ms pause.\n",
+        "  recall@%d as the sweep reports it (experiments/topk_recall.h): a returned column counts\n"
+        "  when its inner product (in double, rounded to float) is at least the row's %dth largest\n"
+        "  exact one, so ties count as hits. Each timed call follows a %g ms pause.\n",
         TOPK, DIM, (int)block_rows(DIM), BLOCK_COLS, TOPK, TOPK, TOPK, SETTLE_SECONDS * 1e3);
 }
 
@@ -267,52 +269,17 @@ static int load_data(const topk_config *cfg, dataset_matrix *A, dataset_matrix *
     return 1;
 }
 
-static double dot_double(const float *x, const float *y, int64_t k)
-{
-    double sum = 0.0;
-    for (int64_t t = 0; t < k; t++)
-        sum += (double)x[t] * (double)y[t];
-    return sum;
-}
-
-/* The problem every contender solves, and the reference cut of each row. */
+/* The problem every contender solves, and the recall threshold of each row (topk_recall.h). */
 typedef struct {
     const float *A, *B; /* m x k queries, n x k database, row-major */
     int64_t m, n, k;
-    double *cut;        /* per row: the TOPK-th largest inner product, in double */
+    float *thr;         /* per row: float of the TOPK-th largest inner product, in double */
 } topk_problem;
 
-static void reference_cut(topk_problem *p, const int64_t *idx)
-{
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < p->m; i++) {
-        double least = INFINITY;
-        for (int t = 0; t < TOPK; t++) {
-            const double v = dot_double(p->A + i * p->k, p->B + idx[i * TOPK + t] * p->k, p->k);
-            least = v < least ? v : least;
-        }
-        p->cut[i] = least;
-    }
-}
-
-/* Mean over rows of the share of the TOPK returned columns (distinct, in range) that reach the cut. */
+/* The recall@TOPK of a result (m x TOPK indices), as the sweep reports it. */
 static double recall_of(const topk_problem *p, const int64_t *idx)
 {
-    int64_t hits = 0;
-#pragma omp parallel for schedule(static) reduction(+ : hits)
-    for (int64_t i = 0; i < p->m; i++) {
-        const double bar = p->cut[i] - RECALL_TOLERANCE * fabs(p->cut[i]);
-        for (int t = 0; t < TOPK; t++) {
-            const int64_t j = idx[i * TOPK + t];
-            int repeated = 0;
-            for (int u = 0; u < t; u++)
-                repeated |= idx[i * TOPK + u] == j;
-            if (j < 0 || j >= p->n || repeated)
-                continue;
-            hits += dot_double(p->A + i * p->k, p->B + j * p->k, p->k) >= bar;
-        }
-    }
-    return (double)hits / ((double)p->m * TOPK);
+    return topk_recall(p->A, p->B, p->m, p->n, p->k, idx, TOPK, TOPK, p->thr);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -774,9 +741,9 @@ static int run_mode(void *config, FILE *csv)
         faiss_peer_free(faiss);
         return BENCH_EXIT_FAILED;
     }
-    topk_problem p = { A.data, B.data, cfg->m, cfg->n, DIM, malloc((size_t)cfg->m * sizeof(double)) };
+    topk_problem p = { A.data, B.data, cfg->m, cfg->n, DIM, malloc((size_t)cfg->m * sizeof(float)) };
     topk_out out = { malloc((size_t)(cfg->m * TOPK) * sizeof(int64_t)), malloc((size_t)(cfg->m * TOPK) * sizeof(float)) };
-    if (p.cut == NULL || out.idx == NULL || out.val == NULL) {
+    if (p.thr == NULL || out.idx == NULL || out.val == NULL) {
         bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
@@ -784,7 +751,7 @@ static int run_mode(void *config, FILE *csv)
 
     /* the reference: exact_topk once (also its warm-up) */
     call_exact(&p, &out);
-    reference_cut(&p, out.idx);
+    topk_recall_thresholds(p.A, p.B, p.m, p.k, out.idx, TOPK, TOPK, p.thr);
 
     const double exact_query = run_exact_and_openblas(cfg, &p, openblas, &out, csv, &status);
 
@@ -806,7 +773,7 @@ static int run_mode(void *config, FILE *csv)
             run_method(cfg, &p, &cfg->specs[sp], cfg->candidates.v[c], exact_query, &out, csv, &status);
 
     smm_set_num_threads(0);
-    free(p.cut);
+    free(p.thr);
     free(out.idx);
     free(out.val);
     dataset_matrix_free(&A);
