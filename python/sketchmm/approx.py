@@ -5,7 +5,7 @@ The alignment ||A B||_F / (||A||_F ||B||_F) (<= 1) says how much of the norms th
 product keeps: estimates whose error scales with |a_i| |b_j| are only useful where
 it is large.
 
-Methods (``method=``; sketchmm.METHODS lists them):
+Methods (``method=``; sketchmm.methods() lists them):
 
 Sketch families, sized by ``bits`` (1..65535, default 256): each a_i and b_j gets a
 code of `bits` bits and its norm; C_ij ~ |a_i| |b_j| cos-estimate(code_i, code_j),
