@@ -37,8 +37,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load_results import format_table, load_attributes, load_results, num_rows  # noqa: E402
+if __package__:  # imported as part of a package (sketchmm._analysis): its sibling module
+    from .load_results import format_table, load_attributes, load_results, num_rows  # noqa: E402
+else:  # run as a script or imported from this directory
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from load_results import format_table, load_attributes, load_results, num_rows  # noqa: E402
 
 MARKERS = ["o", "s", "D", "^", "v", "<", ">", "P", "X", "*", "h", "p", "8"]
 SIZE_LINESTYLES = ["-", "--", ":", "-."]

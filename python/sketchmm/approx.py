@@ -84,9 +84,9 @@ __all__ = ["approx_matmul", "approx_topk", "Plan", "TopK", "phase_times", "DEFAU
 
 DEFAULT_SEED = 0x5EED
 
-_MAX_BITS = 65535
-_MAX_SKETCH_DIM = 1 << 20
-_MAX_THREADS = 4096
+_MAX_BITS = lib.SKETCH_MAX_BITS
+_MAX_SKETCH_DIM = lib.APPROX_MAX_SKETCH_DIM
+_MAX_THREADS = lib.SMM_MAX_THREADS
 
 
 def options(method="simhash", size=None, bits=None, sketch_dim=None, seed=DEFAULT_SEED, threads=0, candidates=0,
