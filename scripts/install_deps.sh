@@ -33,6 +33,8 @@ native=(
   clang libclang-rt-14-dev libomp-14-dev   # the libFuzzer targets (tests/fuzz): clang, the libFuzzer and
                                            # sanitizer runtimes, OpenMP for clang,
   llvm-14                                  # and llvm-symbolizer: named stack frames in their reports
+  openmpi-bin libopenmpi-dev python3-mpi4py  # top-k over a database sharded across MPI ranks (mpi/), its Python example
+  slurmctld slurmd slurm-client munge        # the real single-node SLURM the sweep's job-array test starts
 )
 # Check and xxHash for the aarch64 test build (Debian multiarch).
 arm64=(check:arm64 libsubunit-dev:arm64 libxxhash-dev:arm64)
