@@ -15,6 +15,7 @@ struct shard_plan {
     int64_t first, rows; /* this rank's block */
     int exact;
     int64_t candidates;  /* this rank's share c_r of the candidates (0: the method's default) */
+    int64_t total;       /* the candidates C of every rank together (0: the default) */
     float *block;        /* exact: the block, rows x k (NULL when rows == 0) */
     approx_plan *approx; /* approximate: the plan of the block (NULL when rows == 0) */
 };

@@ -182,6 +182,7 @@ smm_status shard_plan_create(MPI_Comm comm, int64_t k, int64_t first, int64_t ro
         if (p->exact) {
             mine_s = copy_block(k, rows, B, ldb, &p->block);
         } else {
+            p->total = o.approx.candidates;
             p->candidates = candidates_share(o.approx.candidates, first, rows, n);
             approx_options local = o.approx;
             local.candidates = (int32_t)p->candidates;

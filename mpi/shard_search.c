@@ -55,7 +55,7 @@ static smm_status check_arguments(const shard_plan *p, int64_t m, const float *A
         return SMM_ERR_NULL_POINTER;
     if (lda < p->k)
         return SMM_ERR_BAD_LEADING_DIM;
-    if (topk < 1 || topk > p->n || root < SHARD_ALL_RANKS || root >= p->ranks)
+    if (topk < 1 || topk > p->n || root < SHARD_ALL_RANKS || root >= p->ranks || (p->total > 0 && p->total < topk))
         return SMM_ERR_BAD_ARGUMENT;
     if (topk > INT_MAX / (int64_t)(sizeof(int64_t) + sizeof(float)))
         return SMM_ERR_OVERFLOW; /* one record per query must be an MPI element */
@@ -69,18 +69,20 @@ static smm_status check_arguments(const shard_plan *p, int64_t m, const float *A
 }
 
 /*
- * This rank's top-min(topk, rows) of its block for every query, as records
- * of topk with global indices and sentinels (shard_merge.h) in *records
- * (malloc'ed, m records, also for an empty block).
+ * This rank's best min(topk, rows) of its block for every query (an
+ * approximate plan whose share of the candidates is smaller: its best
+ * candidates, all refined), as records of topk with global indices and
+ * sentinels (shard_merge.h) in *records (malloc'ed, m records, also for an
+ * empty block).
  */
 static smm_status search_block(const shard_plan *p, int64_t m, const float *A, int64_t lda, int64_t topk,
                                void **records)
 {
-    const int64_t local = topk < p->rows ? topk : p->rows;
+    int64_t local = topk < p->rows ? topk : p->rows;
+    if (!p->exact && p->candidates > 0 && p->candidates < local)
+        local = p->candidates;
     const size_t rec = shard_record_bytes(topk);
     *records = NULL;
-    if (!p->exact && p->candidates > 0 && p->candidates < local)
-        return SMM_ERR_BAD_ARGUMENT; /* this block's share of the candidates is below the call's topk */
     if ((uint64_t)m > SIZE_MAX / rec)
         return SMM_ERR_OVERFLOW;
     void *out = malloc((size_t)m * rec);

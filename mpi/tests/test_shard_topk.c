@@ -7,11 +7,12 @@
  *     boundaries (ties to the smaller global index), topk from 1 to n, the
  *     result on one root or on every rank;
  *   - approximate: with every candidate refined, bit-identical to
- *     single-process approx_plan_topk with candidates = n; with fewer,
- *     every returned value is the exact dot product of its index;
+ *     single-process approx_plan_topk with candidates = n; with fewer (and
+ *     with a rank's share of them below topk), every returned value is the
+ *     exact dot product of its index;
  *   - bad input on one rank (NaN in its block, blocks that are not
  *     contiguous, another k, topk or query, a block too small for the
- *     method, a share of candidates below topk, bad outputs on the root):
+ *     method, bad outputs on the root):
  *     every rank gets the same status and the failing rank's number, no
  *     output is written, and the next call works.
  * No Check here: an assertion that stopped one rank would leave the others
@@ -398,15 +399,32 @@ static void test_errors(void)
     shard_plan_free(plan);
 
     /* an approximate plan whose last rank's share of the candidates is below topk: blocks of 1000 and a
-     * last one of 10, C = 10 per large block (3 at one rank): shares of 9 or 10, and 1 (3) for the last */
+     * last one of 10, C = 10 per large block: shares of 9 or 10, and 1 for the last, which returns its best
+     * 1: the top-k is chosen among C candidates in all, as in one process (one rank: C = topk) */
     const int64_t big = 1000, tail = 10, n2 = big * last + tail;
     float *B2 = database(n2, k, 11);
     const int64_t first2 = big * rank, rows2 = rank == last ? tail : big;
-    lowrank.approx.candidates = last == 0 ? 3 : (int32_t)(10 * last);
+    lowrank.approx.candidates = last == 0 ? (int32_t)topk : (int32_t)(10 * last);
     s = shard_plan_create(MPI_COMM_WORLD, k, first2, rows2, B2 + first2 * k, k, &lowrank, &plan);
     expect(s == SMM_OK, __LINE__, "shard_plan_create (lowrank): %s", shard_status_str(s));
-    s = shard_plan_topk(plan, m, Q, k, topk, 0, idx, val, ldk);
-    expect_failure("a share of candidates below topk", __LINE__, s, SMM_ERR_BAD_ARGUMENT, last);
+    int64_t share = 0;
+    shard_plan_info(plan, NULL, NULL, NULL, NULL, &share, NULL);
+    expect(rank != last || share == (last == 0 ? topk : 1), __LINE__, "the last rank's share is %lld",
+           (long long)share);
+    s = shard_plan_topk(plan, m, Q, k, lowrank.approx.candidates + 1, 0, idx, val, ldk);
+    expect_failure("topk above the candidates", __LINE__, s, SMM_ERR_BAD_ARGUMENT, 0);
+    s = shard_plan_topk(plan, m, Q, k, topk, SHARD_ALL_RANKS, idx, val, ldk);
+    expect(s == SMM_OK, __LINE__, "a share of candidates below topk: %s", shard_status_str(s));
+    int64_t bad = -1;
+    for (int64_t i = 0; s == SMM_OK && i < m * topk && bad < 0; i++) {
+        const int64_t j = idx[i];
+        double d = 0.0;
+        for (int64_t t = 0; j >= 0 && j < n2 && t < k; t++)
+            d += (double)Q[(i / topk) * k + t] * (double)B2[j * k + t];
+        if (j < 0 || j >= n2 || val[i] != (float)d)
+            bad = i;
+    }
+    expect(bad < 0, __LINE__, "a share of candidates below topk: entry %lld is no exact entry", (long long)bad);
     shard_plan_free(plan);
     free(B2);
 

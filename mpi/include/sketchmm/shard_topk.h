@@ -35,9 +35,12 @@
  * c_r = floor(C (first_r + rows_r) / n) - floor(C first_r / n) of them (a
  * share proportional to its rows; the shares add up to C), raised to 1 and
  * cut to rows_r; C = 0 leaves each rank approx_plan_topk's default of 10
- * min(topk, rows_r). A call needs c_r >= min(topk, rows_r) on every rank
- * (SMM_ERR_BAD_ARGUMENT otherwise: raise C). Values are exact; recall is
- * measured against the exact method (the program sketchmm_shard_topk does).
+ * min(topk, rows_r); C must be at least a call's topk (SMM_ERR_BAD_ARGUMENT
+ * otherwise, as approx_plan_topk). A rank whose share is below topk returns its c_r
+ * candidates, all refined: the global top-k is then chosen among C
+ * candidates in all, as in one process with candidates = C. Values are
+ * exact; recall is measured against the exact method (the program
+ * sketchmm_shard_topk does).
  *
  * Collective calls and errors
  *   shard_plan_create, shard_plan_topk and shard_plan_free are collective
@@ -152,10 +155,9 @@ SMM_MPI_API smm_status shard_plan_create(MPI_Comm comm, int64_t k, int64_t first
  * Returns SMM_OK, or the same status on every rank with no output written:
  * SMM_ERR_NULL_POINTER (plan, A with m > 0, or idx / val where the result
  * goes), SMM_ERR_BAD_SIZE (m < 0), SMM_ERR_BAD_LEADING_DIM (lda < k, ldk <
- * topk where the result goes), SMM_ERR_BAD_ARGUMENT (topk outside 1..n,
+ * topk where the result goes), SMM_ERR_BAD_ARGUMENT (topk outside 1..n or above the candidates C,
  * root outside the ranks, m, topk, root or the queries differing between
- * ranks, a rank's candidates below min(topk, rows_r), idx or val
- * overlapping A or each other), SMM_ERR_NON_FINITE (NaN or Inf in the
+ * ranks, idx or val overlapping A or each other), SMM_ERR_NON_FINITE (NaN or Inf in the
  * queries), the statuses of exact_topk and approx_plan_topk,
  * SMM_ERR_OVERFLOW, SMM_ERR_NO_MEMORY, SHARD_ERR_MPI.
  */
