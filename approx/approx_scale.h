@@ -31,7 +31,7 @@
 #ifndef APPROX_SCALE_H
 #define APPROX_SCALE_H
 
-#include "approx/approx_problem.h"
+#include "approx/approx_vectors.h"
 
 /* Largest magnitudes in [2^-32, 2^32) are left alone. */
 #define APPROX_SAFE_EXPONENT 32

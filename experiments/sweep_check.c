@@ -9,7 +9,8 @@
 
 #include <xxhash.h>
 
-#include "sweep.h"
+#include "sweep_check.h"
+#include "sweep_spec.h"
 
 /* A fixed-length field of a row as a C string (it may lack its NUL when damaged). */
 static void field_text(const char *field, size_t size, char *buf)
@@ -42,10 +43,8 @@ static const char *row_point(const results_row *row, sweep_point *p)
     if (d == SWEEP_NUM_DATA)
         return "its dataset is not one the sweep knows";
     p->data = (sweep_data_kind)d;
-    for (int m = SKETCH_SIMHASH; m <= SWEEP_LAST_METHOD && p->method == 0; m++)
-        if (strcmp(method, sketch_method_name((sketch_method)m)) == 0)
-            p->method = (sketch_method)m;
-    if (p->method == 0)
+    p->method = sketch_method_from_name(method);
+    if (p->method == 0 || (int)p->method > SWEEP_LAST_METHOD)
         return "its method is not one the sweep knows";
     int bits = sketch_method_uses_bits(p->method);
     p->size = bits ? row->bits : row->sketch_dim;

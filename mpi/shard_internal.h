@@ -16,7 +16,9 @@ struct shard_plan {
     int exact;
     int64_t candidates;  /* this rank's share c_r of the candidates (0: the method's default) */
     int64_t total;       /* the candidates C of every rank together (0: the default) */
-    float *block;        /* exact: the block, rows x k (NULL when rows == 0) */
+    const float *block;  /* exact: the block, rows vectors, leading dimension ldb (NULL when rows == 0) */
+    int64_t ldb;
+    float *owned;        /* exact: the plan's copy of the block (block points into it), or NULL when borrowed */
     approx_plan *approx; /* approximate: the plan of the block (NULL when rows == 0) */
 };
 

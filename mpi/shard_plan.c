@@ -36,8 +36,14 @@ static int64_t candidates_share(int64_t C, int64_t first, int64_t rows, int64_t 
     return share < 1 ? 1 : share > rows ? rows : share;
 }
 
-/* What every rank must pass alike: k and the options (the method's only when approximate). */
-enum { FACT_K, FACT_EXACT, FACT_METHOD, FACT_BITS, FACT_DIM, FACT_SEED, FACT_CANDIDATES, FACT_ENERGY, FACT_COUNT };
+/* The size the method runs with (its default when 0), so that 0 and the default agree between ranks. */
+static int64_t approx_size_of(const approx_options *o)
+{
+    return o->size != 0 ? o->size : approx_default_size(o->method);
+}
+
+/* What every rank must pass alike: k and the options (the method's only when approximate; flags are each rank's). */
+enum { FACT_K, FACT_EXACT, FACT_METHOD, FACT_SIZE, FACT_SEED, FACT_CANDIDATES, FACT_ENERGY, FACT_COUNT };
 
 static void option_facts(int64_t k, const shard_options *o, int64_t facts[FACT_COUNT])
 {
@@ -46,8 +52,7 @@ static void option_facts(int64_t k, const shard_options *o, int64_t facts[FACT_C
     facts[FACT_EXACT] = o->exact != 0;
     if (!o->exact) {
         facts[FACT_METHOD] = (int64_t)o->approx.method;
-        facts[FACT_BITS] = o->approx.bits;
-        facts[FACT_DIM] = o->approx.sketch_dim;
+        facts[FACT_SIZE] = approx_size_of(&o->approx);
         facts[FACT_SEED] = (int64_t)o->approx.seed;
         facts[FACT_CANDIDATES] = o->approx.candidates;
         memcpy(&facts[FACT_ENERGY], &o->approx.energy, sizeof(double));
@@ -73,12 +78,24 @@ static smm_status check_arguments(int64_t k, int64_t first, int64_t rows, const 
     return rows > 0 ? approx_check_sizes(&local, k, rows, NULL, 0) : SMM_OK;
 }
 
-/* The exact method's copy of the block, checked finite. */
-static smm_status copy_block(int64_t k, int64_t rows, const float *B, int64_t ldb, float **block)
+/*
+ * The exact method's block, checked finite: the caller's (borrow) or a copy
+ * in *owned, p->block pointing at it.
+ */
+static smm_status exact_block(shard_plan *p, const float *B, int64_t ldb, int borrow)
 {
-    *block = NULL;
+    const int64_t rows = p->rows, k = p->k;
     if (rows == 0)
         return SMM_OK;
+    if (borrow) {
+        for (int64_t i = 0; i < rows; i++)
+            for (int64_t t = 0; t < k; t++)
+                if (!isfinite(B[i * ldb + t]))
+                    return SMM_ERR_NON_FINITE;
+        p->block = B;
+        p->ldb = ldb;
+        return SMM_OK;
+    }
     if ((uint64_t)rows > SIZE_MAX / sizeof(float) / (uint64_t)k)
         return SMM_ERR_OVERFLOW;
     float *copy = malloc((size_t)rows * (size_t)k * sizeof(float));
@@ -97,7 +114,9 @@ static smm_status copy_block(int64_t k, int64_t rows, const float *B, int64_t ld
         free(copy);
         return SMM_ERR_NON_FINITE;
     }
-    *block = copy;
+    p->owned = copy;
+    p->block = copy;
+    p->ldb = k;
     return SMM_OK;
 }
 
@@ -106,7 +125,7 @@ static void release(shard_plan *p)
     if (p == NULL)
         return;
     approx_plan_free(p->approx);
-    free(p->block);
+    free(p->owned);
     if (p->comm != MPI_COMM_NULL)
         MPI_Comm_free(&p->comm);
     free(p);
@@ -180,13 +199,14 @@ smm_status shard_plan_create(MPI_Comm comm, int64_t k, int64_t first, int64_t ro
         p->exact = o.exact != 0;
         smm_status mine_s;
         if (p->exact) {
-            mine_s = copy_block(k, rows, B, ldb, &p->block);
+            mine_s = exact_block(p, B, ldb, (o.approx.flags & APPROX_BORROW_B) != 0);
         } else {
             p->total = o.approx.candidates;
             p->candidates = candidates_share(o.approx.candidates, first, rows, n);
-            approx_options local = o.approx;
-            local.candidates = (int32_t)p->candidates;
-            mine_s = rows > 0 ? approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, rows, B, ldb, &local, &p->approx)
+            approx_options local = o.approx; /* the share of the candidates goes with each call */
+            local.candidates = 0;
+            mine_s = rows > 0 ? approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, rows, B, ldb, &local, NULL,
+                                                   &p->approx)
                               : SMM_OK;
         }
         info.plan = MPI_Wtime() - t1;

@@ -89,10 +89,13 @@ static smm_status search_block(const shard_plan *p, int64_t m, const float *A, i
     int64_t *idx = local > 0 ? malloc((size_t)m * (size_t)local * sizeof(int64_t)) : NULL;
     float *val = local > 0 ? malloc((size_t)m * (size_t)local * sizeof(float)) : NULL;
     smm_status s = out != NULL && (local == 0 || (idx != NULL && val != NULL)) ? SMM_OK : SMM_ERR_NO_MEMORY;
+    approx_call call = APPROX_CALL_INIT;
+    call.candidates = (int32_t)p->candidates; /* this rank's share, or 0: the method's default */
     if (s == SMM_OK && local > 0)
         s = p->exact ? exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, p->rows, p->k, A, lda, p->block,
-                                  p->k, local, idx, val, local)
-                     : approx_plan_topk(p->approx, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, lda, local, idx, val, local);
+                                  p->ldb, local, idx, val, local)
+                     : approx_plan_topk(p->approx, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, lda, local, idx, val, local,
+                                        &call);
     for (int64_t i = 0; s == SMM_OK && i < m; i++) {
         int64_t *ri = shard_record_idx(out, topk, i);
         float *rv = shard_record_val(out, topk, i);

@@ -264,10 +264,7 @@ static int run(const shard_args *a, int rank, int ranks)
     shard_options exact = SHARD_OPTIONS_INIT, approx = SHARD_OPTIONS_INIT;
     approx.exact = 0;
     approx.approx.method = a->method;
-    if (a->size > 0 && sketch_method_uses_bits(a->method))
-        approx.approx.bits = a->size;
-    else if (a->size > 0)
-        approx.approx.sketch_dim = a->size;
+    approx.approx.size = a->size;
     approx.approx.seed = a->seed;
     approx.approx.num_threads = a->threads;
     approx.approx.candidates = a->candidates;
@@ -313,7 +310,7 @@ static int run(const shard_args *a, int rank, int ranks)
         const char *method = a->exact ? "exact" : sketch_method_name(a->method);
         shard_results res = {
             source_name(&a->database, db, sizeof db), source_name(&a->queries, qs, sizeof qs), method,
-            a->exact ? 0 : (sketch_method_uses_bits(a->method) ? approx.approx.bits : approx.approx.sketch_dim),
+            a->exact ? 0 : (a->size > 0 ? a->size : approx_default_size(a->method)),
             a->exact ? 0 : a->candidates, m, n, k, a->topk, ranks, a->threads, a->reps, a->seed,
             main_search->seconds, plan_max, merge_max, a->exact ? NAN : te.seconds, a->exact ? NAN : exact_plan_max,
             quality[0], quality[1], quality[2], table,

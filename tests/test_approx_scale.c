@@ -62,10 +62,7 @@ static approx_options options_for(sketch_method method)
     approx_options o;
     approx_options_init(&o);
     o.method = method;
-    if (sketch_method_uses_bits(method))
-        o.bits = 256;
-    else
-        o.sketch_dim = 8;
+    o.size = sketch_method_uses_bits(method) ? 256 : 8;
     o.candidates = CANDIDATES;
     o.num_threads = 2;
     return o;
@@ -87,7 +84,7 @@ static double dense_at(sketch_method method, double s, int joint, float *C)
     static float A[M * K], B[K * N];
     scaled(method, s, joint, A, B);
     const approx_options o = options_for(method);
-    smm_status st = approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N, &o);
+    smm_status st = approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N, &o, NULL);
     ck_assert_msg(st == SMM_OK, "%s at scale %g: %s", sketch_method_name(method), s, smm_status_str(st));
     for (int i = 0; i < M * N; i++)
         ck_assert_msg(isfinite(C[i]), "%s at scale %g: entry %d is %g", sketch_method_name(method), s, i, C[i]);
@@ -101,7 +98,7 @@ static double topk_at(sketch_method method, double s, int joint, int64_t *idx, f
     scaled(method, s, joint, A, B);
     const approx_options o = options_for(method);
     smm_status st = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, A, K, B, N, TOPK, idx, val, TOPK,
-                                &o);
+                                &o, NULL);
     ck_assert_msg(st == SMM_OK, "%s top-k at scale %g: %s", sketch_method_name(method), s, smm_status_str(st));
     static int64_t eidx[M * TOPK];
     static float eval[M * TOPK];
@@ -205,7 +202,7 @@ START_TEST(products_beyond_float)
     for (int i = 0; i < M * N; i++)
         C[i] = 7.0f;
     ck_assert_int_eq(
-        approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N, &o),
+        approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N, &o, NULL),
         SMM_ERR_NON_FINITE);
     for (int i = 0; i < M * N; i++)
         ck_assert_float_eq(C[i], 7.0f); /* untouched */
@@ -214,7 +211,7 @@ START_TEST(products_beyond_float)
     for (int i = 0; i < K * N; i++)
         B[i] = 0x1p-100f * (B0[i] + 4.0f);
     ck_assert_int_eq(
-        approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.5f, C, N, &o), SMM_OK);
+        approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.5f, C, N, &o, NULL), SMM_OK);
     for (int i = 0; i < M * N; i++)
         ck_assert_float_eq(C[i], 3.5f); /* 2^-200 K is 0 in float: C := beta C */
     /* MADDNESS scales op(A) by op(B)'s power of two: an op(A) near FLT_MAX against an op(B) near 2^-100
@@ -223,7 +220,7 @@ START_TEST(products_beyond_float)
         A[i] = 0x1p+126f * (A0[i] + 4.0f);
     o = options_for(SKETCH_MADDNESS);
     ck_assert_int_eq(
-        approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.5f, C, N, &o),
+        approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.5f, C, N, &o, NULL),
         SMM_ERR_NON_FINITE);
     for (int i = 0; i < M * N; i++)
         ck_assert_float_eq(C[i], 3.5f);

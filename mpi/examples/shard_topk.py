@@ -82,10 +82,7 @@ def main():
     if args.method != "exact":
         opts.exact = 0
         opts.approx.method = sketchmm._methods.method_value(args.method)
-        if args.size and args.method in sketchmm._methods.CODE_METHODS:
-            opts.approx.bits = args.size
-        elif args.size:
-            opts.approx.sketch_dim = args.size
+        opts.approx.size = args.size
         opts.approx.candidates = args.candidates
     c_comm = ffi.cast("MPI_Comm *", MPI._addressof(comm))[0]
     plan = ffi.new("shard_plan **")

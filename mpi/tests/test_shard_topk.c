@@ -5,7 +5,7 @@
  *     database, for blocks of unequal sizes, an empty block (first, middle,
  *     last rank), blocks smaller than topk, duplicated vectors across block
  *     boundaries (ties to the smaller global index), topk from 1 to n, the
- *     result on one root or on every rank;
+ *     result on one root or on every rank, blocks copied or borrowed;
  *   - approximate: with every candidate refined, bit-identical to
  *     single-process approx_plan_topk with candidates = n; with fewer (and
  *     with a rank's share of them below topk), every returned value is the
@@ -176,8 +176,10 @@ static void test_exact_identity(void)
         float *val = malloc((size_t)(m * topk) * sizeof(float));
         smm_status s = exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, Q, k, B, k, topk, idx, val, topk);
         expect(s == SMM_OK, __LINE__, "exact_topk: %s", smm_status_str(s));
-        for (int split = 0; split < SPLIT_COUNT; split++)
+        for (int split = 0; split < SPLIT_COUNT; split++) {
+            opts.approx.flags = split % 2 ? APPROX_BORROW_B : 0u; /* a borrowed block as well as a copy */
             check_against("exact", __LINE__, &opts, (split_kind)split, B, n, k, Q, m, topk, idx, val);
+        }
         free(idx);
         free(val);
     }
@@ -216,14 +218,15 @@ static void test_approx_all_candidates(void)
     shard_options opts = SHARD_OPTIONS_INIT;
     opts.exact = 0;
     opts.approx.method = SKETCH_LOWRANK;
-    opts.approx.sketch_dim = 8;
+    opts.approx.size = 8;
     opts.approx.candidates = (int32_t)n;
     int64_t *idx = malloc((size_t)(m * topk) * sizeof(int64_t));
     float *val = malloc((size_t)(m * topk) * sizeof(float));
     smm_status s = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, Q, k, B, k, topk, idx, val, topk,
-                               &opts.approx);
+                               &opts.approx, NULL);
     expect(s == SMM_OK, __LINE__, "approx_topk: %s", smm_status_str(s));
     check_against("lowrank, every candidate", __LINE__, &opts, SPLIT_GROWING, B, n, k, Q, m, topk, idx, val);
+    opts.approx.flags = APPROX_BORROW_B;
     check_against("lowrank, every candidate", __LINE__, &opts, SPLIT_EMPTY_MIDDLE, B, n, k, Q, m, topk, idx, val);
     free(B);
     free(Q);
@@ -316,7 +319,7 @@ static void test_errors(void)
     shard_options lowrank = SHARD_OPTIONS_INIT;
     lowrank.exact = 0;
     lowrank.approx.method = SKETCH_LOWRANK;
-    lowrank.approx.sketch_dim = 4;
+    lowrank.approx.size = 4;
     s = shard_plan_create(MPI_COMM_WORLD, k, first, rows[rank], mine, k, &lowrank, &plan);
     expect_failure("NaN in a block (lowrank)", __LINE__, s, SMM_ERR_NON_FINITE, last);
     free(mine);
@@ -348,7 +351,7 @@ static void test_errors(void)
     shard_options pq = SHARD_OPTIONS_INIT;
     pq.exact = 0;
     pq.approx.method = SKETCH_PQ;
-    pq.approx.sketch_dim = 4;
+    pq.approx.size = 4;
     s = shard_plan_create(MPI_COMM_WORLD, k, first_of(small, rank), small[rank], B + first_of(small, rank) * k, k,
                           &pq, &plan);
     expect_failure("a block too small for pq", __LINE__, s, SMM_ERR_BAD_SIZE, last);

@@ -66,7 +66,9 @@
  * Ownership: as everywhere in sketchmm, the caller owns every array passed
  * in; a plan keeps its own copy of its block (4 rows_r k bytes, in the
  * approximate plan for the approximate methods), so B may be freed after
- * shard_plan_create returns.
+ * shard_plan_create returns. With APPROX_BORROW_B in opts->approx.flags
+ * (either method) the plan borrows the block instead: no copy, and B must
+ * stay alive and unchanged until shard_plan_free.
  */
 #ifndef SKETCHMM_SHARD_TOPK_H
 #define SKETCHMM_SHARD_TOPK_H
@@ -106,7 +108,8 @@ SMM_MPI_API const char *shard_status_str(smm_status s);
 typedef struct {
     int exact;             /* nonzero (default): exact_topk on every block; 0: the method of `approx` */
     approx_options approx; /* the approximate method: method, size, seed, threads, and candidates per query
-                            * over the whole database (see the top of this file); ignored when exact */
+                            * over the whole database (see the top of this file); ignored when exact, but
+                            * for flags (APPROX_BORROW_B: see Ownership above) */
 } shard_options;
 
 #define SHARD_OPTIONS_INIT { 1, APPROX_OPTIONS_INIT }
