@@ -75,6 +75,7 @@ START_TEST(test_h5_slices)
     /* the NaN lies in row 30: slices without it load, a slice with it is refused naming the row */
     dataset_matrix m = { 0, 0, NULL };
     ck_assert_int_eq(dataset_load_h5_rows(tmp("v.h5"), "/nan", 0, 30, &m, msg, sizeof msg), SMM_OK);
+    dataset_matrix_free(&m);
     ck_assert_int_eq(dataset_load_h5_rows(tmp("v.h5"), "/nan", 31, 6, &m, msg, sizeof msg), SMM_OK);
     dataset_matrix_free(&m);
     ck_assert_int_eq(dataset_load_h5_rows(tmp("v.h5"), "/nan", 28, 4, &m, msg, sizeof msg), DATASET_ERR_BAD_FORMAT);
