@@ -127,7 +127,8 @@ static smm_status classical_candidates(const smm_context *ctx, const approx_plan
         return SMM_ERR_BAD_METHOD; /* not a method this driver knows */
     const estimate_blocks e = { plan, a_state };
     candidate_rows c = { r, cand };
-    return topk_stream(ctx, m, plan->b.cols.count, r, dim, 0, estimate_block_scores, &e, keep_candidates, &c, 0);
+    return topk_stream(ctx, m, plan->b.cols.count, r, topk_stream_block(dim), 0, estimate_block_scores, &e,
+                       keep_candidates, &c, 0);
 }
 
 smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan, const approx_vectors *rows_a,

@@ -2,8 +2,8 @@
  * topk_stream.c - per-row best-r selection over a score matrix produced block
  * by block (see topk_stream.h).
  *
- * Tasks: row block b (topk_stream_rows(dim) rows) times column range c of
- * csplit ranges (whole column blocks of TOPK_STREAM_COLS). csplit is 1
+ * Tasks: row block b (shape.rows rows) times column range c of csplit
+ * ranges (whole column blocks of shape.cols columns). csplit is 1
  * unless there are fewer than two row blocks per thread; then each row
  * block's columns are split so the threads still have tasks, every task
  * keeps its rows' best r over its own columns, and a second pass merges the
@@ -20,11 +20,11 @@
 /* Largest bytes of per-range partial lists the column split may keep (m x csplit x r entries). */
 #define TOPK_STREAM_SPLIT_BYTES (256.0 * 1024 * 1024)
 
-smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, int64_t dim, int sorted,
+smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_block shape, int sorted,
                        topk_score_fn score, const void *score_arg, topk_row_fn done, void *done_arg,
                        size_t scratch_bytes)
 {
-    const int64_t RB = topk_stream_rows(dim), CB = TOPK_STREAM_COLS;
+    const int64_t RB = shape.rows, CB = shape.cols;
     const int64_t row_blocks = (m + RB - 1) / RB, col_blocks = (n + CB - 1) / CB;
     const int64_t task_rows = m < RB ? m : RB, block_cols = n < CB ? n : CB;
     const int threads = ctx->threads;
@@ -79,7 +79,7 @@ smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, 
 #pragma omp parallel num_threads(team)
     {
         char *mine = work + per_thread * (size_t)omp_get_thread_num();
-        float *block = (float *)mine;
+        float *scores = (float *)mine;
         top_select *sel = (top_select *)(mine + block_bytes);
         scored_index *bufs = (scored_index *)(mine + block_bytes + sels_bytes);
         scored_index *merge = (scored_index *)(mine + block_bytes + sels_bytes + sel_sz);
@@ -97,10 +97,10 @@ smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, 
             smm_status s = SMM_OK;
             for (int64_t cb = cb0; cb < cb1 && s == SMM_OK; cb++) {
                 const int64_t j0 = cb * CB, cols = n - j0 < CB ? n - j0 : CB;
-                s = score(score_arg, &one, i0, rows, j0, cols, block, block_cols);
+                s = score(score_arg, &one, i0, rows, j0, cols, scores, block_cols);
                 if (s == SMM_OK)
                     for (int64_t row = 0; row < rows; row++)
-                        top_select_feed(&sel[row], block + row * block_cols, j0, cols);
+                        top_select_feed(&sel[row], scores + row * block_cols, j0, cols);
             }
             if (s != SMM_OK) {
                 int expected = 0; /* the first failure's status is the call's */

@@ -1,19 +1,21 @@
 /*
  * topk_stream.h - the best r columns of every row of an m x n score matrix
  * that is produced block by block and never stored whole. Each thread takes
- * a task of 64 to 256 rows (topk_stream_rows; and, when the rows are too few
- * to keep the threads busy, a range of the columns), computes its scores a cache
- * block of TOPK_STREAM_COLS columns at a time on one thread (e.g. one
- * single-thread SGEMM) and feeds each row's selection (approx_select.h)
- * from that block at once, while it is in the cache: the scores never go
- * to memory. Used where a block of scores comes from a matrix product:
- * exact_topk and the top-k of the classical approximate methods.
+ * a task of a block's rows (and, when the rows are too few to keep the
+ * threads busy, a range of the columns), computes its scores a cache block
+ * of columns at a time on one thread (e.g. one single-thread SGEMM) and
+ * feeds each row's selection (approx_select.h) from that block at once,
+ * while it is in the cache: the scores never go to memory. Used where a
+ * block of scores comes from a matrix product: exact_topk (its block shape
+ * from the exact core's configuration, exact/tuning.h) and the top-k of the
+ * classical approximate methods (topk_stream_block).
  */
 #ifndef APPROX_TOPK_STREAM_H
 #define APPROX_TOPK_STREAM_H
 
 #include "approx/approx_select.h"
 #include "common/smm_runtime.h"
+#include "exact/tuning.h"
 
 /*
  * Columns per block, and rows per task by the score's cost: dim is the
@@ -26,19 +28,31 @@
  * never on the thread count, so every score is computed the same way with
  * any threads.
  */
-#define TOPK_STREAM_COLS 2048
-#define TOPK_STREAM_MAX_ROWS 256
+#define TOPK_STREAM_COLS TUNING_TOPK_COLS_DEFAULT
+#define TOPK_STREAM_MAX_ROWS TUNING_TOPK_ROWS_DEFAULT
 static inline int64_t topk_stream_rows(int64_t dim)
 {
     return dim <= 64 ? 64 : dim <= 256 ? 128 : TOPK_STREAM_MAX_ROWS;
+}
+
+/* A block of scores: rows per task, columns per block (both >= 1). */
+typedef struct {
+    int64_t rows, cols;
+} topk_block;
+
+/* The block for dot products of length dim (above). */
+static inline topk_block topk_stream_block(int64_t dim)
+{
+    const topk_block b = { topk_stream_rows(dim), TOPK_STREAM_COLS };
+    return b;
 }
 
 /*
  * Fill out[r * ldo + c] = score(i0 + r, j0 + c), r < rows, c < cols, with
  * ctx->threads threads (topk_stream passes a context with one thread, from
  * inside its parallel region: the function must be safe to call from several
- * threads at once). rows <= topk_stream_rows(dim), cols <= TOPK_STREAM_COLS,
- * j0 a multiple of TOPK_STREAM_COLS. SMM_OK or an allocation failure.
+ * threads at once). rows <= block.rows, cols <= block.cols, j0 a multiple
+ * of block.cols (topk_stream's block). SMM_OK or an allocation failure.
  */
 typedef smm_status (*topk_score_fn)(const void *arg, const smm_context *ctx, int64_t i0, int64_t rows, int64_t j0,
                                     int64_t cols, float *out, int64_t ldo);
@@ -54,13 +68,14 @@ typedef void (*topk_row_fn)(void *arg, int64_t i, scored_index *best, int64_t co
 
 /*
  * Run the stream over m >= 1 rows and n >= 1 columns, keeping r >= 1 per row,
- * with ctx->threads threads (the selection's kernels from ctx->isa); dim >= 1
- * sizes the blocks (above); sorted != 0 asks for each row's best in order.
+ * with ctx->threads threads (the selection's kernels from ctx->isa), in
+ * blocks of block.rows x block.cols scores (block.rows, block.cols >= 1);
+ * sorted != 0 asks for each row's best in order.
  * Returns SMM_OK, SMM_ERR_NO_MEMORY or SMM_ERR_OVERFLOW (workspace), or the
  * first failure of score; rows finished before a failure may already have
  * been passed to done. The result does not depend on the thread count.
  */
-smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, int64_t dim, int sorted,
+smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_block block, int sorted,
                        topk_score_fn score, const void *score_arg, topk_row_fn done, void *done_arg,
                        size_t scratch_bytes);
 

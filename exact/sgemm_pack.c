@@ -21,7 +21,7 @@
  * write stream per panel, all 32 KiB apart: 2.6 GB/s), against 4.5-5.5 GB/s
  * for groups of 256 to 512 lines.
  */
-static void pack_panels(const sgemm_kernels *t, int w, int64_t count, int64_t kc,
+static void pack_panels(const sgemm_target *t, int w, int64_t count, int64_t kc,
                         const float *src, int64_t is, int64_t ps, float *restrict dst)
 {
     const int64_t panel_floats = (int64_t)w * kc;
@@ -54,13 +54,13 @@ static void pack_panels(const sgemm_kernels *t, int w, int64_t count, int64_t kc
     }
 }
 
-void sgemm_pack_a_block(const sgemm_kernels *t, int64_t mc, int64_t kc, sgemm_view a,
+void sgemm_pack_a_block(const sgemm_target *t, int64_t mc, int64_t kc, sgemm_view a,
                         float *restrict Ap)
 {
     pack_panels(t, t->mr, mc, kc, a.p, a.rs, a.cs, Ap);
 }
 
-void sgemm_pack_b_block(const sgemm_kernels *t, int64_t nc, int64_t kc, sgemm_view b,
+void sgemm_pack_b_block(const sgemm_target *t, int64_t nc, int64_t kc, sgemm_view b,
                         float *restrict Bp)
 {
     pack_panels(t, t->nr, nc, kc, b.p, b.cs, b.rs, Bp);
