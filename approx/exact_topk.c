@@ -64,12 +64,12 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                       const float *A, int64_t lda, const float *B, int64_t ldb,
                       int64_t topk, int64_t *idx, float *val, int64_t ldk)
 {
-    return exact_topk_in_blocks(NULL, layout, transa, transb, m, n, k, A, lda, B, ldb, topk, idx, val, ldk);
+    return exact_topk_with(NULL, NULL, layout, transa, transb, m, n, k, A, lda, B, ldb, topk, idx, val, ldk);
 }
 
-smm_status exact_topk_in_blocks(const topk_block *block, smm_layout layout, smm_trans transa, smm_trans transb,
-                                int64_t m, int64_t n, int64_t k, const float *A, int64_t lda, const float *B,
-                                int64_t ldb, int64_t topk, int64_t *idx, float *val, int64_t ldk)
+smm_status exact_topk_with(const smm_context *with, const topk_block *block, smm_layout layout, smm_trans transa,
+                           smm_trans transb, int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
+                           const float *B, int64_t ldb, int64_t topk, int64_t *idx, float *val, int64_t ldk)
 {
     smm_status s = approx_check_b(layout, transb, k, n, B, ldb);
     if (s == SMM_OK)
@@ -80,7 +80,9 @@ smm_status exact_topk_in_blocks(const topk_block *block, smm_layout layout, smm_
         s = approx_check_topk_overlap(m, topk, idx, val, ldk, approx_stored_span(layout, transa, m, k, A, lda),
                                       approx_stored_span(layout, transb, k, n, B, ldb));
     smm_context ctx;
-    if (s == SMM_OK)
+    if (s == SMM_OK && with != NULL)
+        ctx = *with;
+    else if (s == SMM_OK)
         s = smm_context_current(&ctx);
     if (s != SMM_OK || m == 0)
         return s;

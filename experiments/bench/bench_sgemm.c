@@ -523,8 +523,14 @@ static void report(const sgemm_problem *p, int threads, const sgemm_result *r, d
     bench_csv_number(csv, r->difference[1 + PEER_OPENBLAS]);
     bench_csv_number(csv, r->difference[1 + PEER_BLIS]);
     bench_csv_number(csv, others);
-    fprintf(csv, ",%s,%s,%s,%s\n", bench_isa_name(), exact_sgemm_kernel_name(), peer_blas_kernel(p->peers[PEER_OPENBLAS]),
-            peer_blas_kernel(p->peers[PEER_BLIS]));
+    fprintf(csv, ",%s,%s,%s,%s,\"", bench_isa_name(), exact_sgemm_kernel_name(),
+            peer_blas_kernel(p->peers[PEER_OPENBLAS]), peer_blas_kernel(p->peers[PEER_BLIS]));
+    for (const char *q = bench_exact_config(); *q; q++) { /* one quoted field: its quotes doubled */
+        if (*q == '"')
+            fputc('"', csv);
+        fputc(*q, csv);
+    }
+    fprintf(csv, "\"\n");
     fflush(csv);
 }
 
@@ -766,8 +772,9 @@ const bench_mode bench_mode_sgemm = {
     .csv_header = "m,n,k,layout,trans,threads,reps,batch,seconds_exact,seconds_openblas,seconds_blis,gflops_exact,"
                   "gflops_openblas,gflops_blis,ratio_exact_openblas,ratio_exact_blis,ratio_spread_openblas,"
                   "ratio_spread_blis,peak_gflops,fraction_of_peak,"
-                  "rel_diff_openblas,rel_diff_blis,other_cpu_share,isa,exact_kernel,openblas_core,blis_arch\n",
-    .csv_rows = "configuration (all numbers, kernels,\nOpenBLAS core, BLIS arch, ISA path)",
+                  "rel_diff_openblas,rel_diff_blis,other_cpu_share,isa,exact_kernel,openblas_core,blis_arch,"
+                  "exact_config\n",
+    .csv_rows = "configuration (all numbers, kernels,\nOpenBLAS core, BLIS arch, ISA path, the exact core's configuration)",
     .after_option = after_option,
     .check = check_options,
     .run = run_mode,

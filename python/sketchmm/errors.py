@@ -14,14 +14,15 @@ classes before any C call, with ``status`` None.
     |   `-- NonFiniteError                   NaN or Inf where a finite value is required (NON_FINITE)
     |-- InputTypeError (TypeError)          an operand of a kind that cannot become float32 (Python side)
     |-- ResourceError (MemoryError)         SMM_ERR_NO_MEMORY, SMM_ERR_OVERFLOW (a size beyond the address space)
-    `-- PlatformError (RuntimeError)        SMM_ERR_ISA_UNAVAILABLE, SMM_ERR_BAD_ENV (SKETCHMM_ISA,
-                                             SKETCHMM_NUM_THREADS unparsable)
+    |-- PlatformError (RuntimeError)        SMM_ERR_ISA_UNAVAILABLE, SMM_ERR_BAD_ENV (SKETCHMM_ISA,
+    |                                        SKETCHMM_NUM_THREADS unparsable)
+    `-- FileError (OSError)                 SMM_ERR_IO (the tuner could not write its file)
 """
 
 from ._lib import ffi, lib
 
 __all__ = ["SketchmmError", "InvalidArgumentError", "ShapeError", "NonFiniteError", "InputTypeError",
-           "ResourceError", "PlatformError", "STATUS_NAMES", "status_string", "check"]
+           "ResourceError", "PlatformError", "FileError", "STATUS_NAMES", "status_string", "check"]
 
 # smm_status value -> its name in common.h
 STATUS_NAMES = {
@@ -29,6 +30,7 @@ STATUS_NAMES = {
     4: "SMM_ERR_OVERFLOW", 5: "SMM_ERR_BAD_LAYOUT", 6: "SMM_ERR_BAD_TRANS", 7: "SMM_ERR_BAD_BITS",
     8: "SMM_ERR_BAD_METHOD", 9: "SMM_ERR_BAD_ISA", 10: "SMM_ERR_ISA_UNAVAILABLE", 11: "SMM_ERR_BAD_ENV",
     12: "SMM_ERR_BAD_THREADS", 13: "SMM_ERR_NO_MEMORY", 14: "SMM_ERR_NON_FINITE", 17: "SMM_ERR_BAD_ARGUMENT",
+    18: "SMM_ERR_IO",
 }
 
 
@@ -70,10 +72,14 @@ class PlatformError(SketchmmError, RuntimeError):
     SKETCHMM_NUM_THREADS hold a value the library cannot parse."""
 
 
+class FileError(SketchmmError, OSError):
+    """A file the library writes could not be written (the tuner's configuration file)."""
+
+
 _FAMILY = {1: InvalidArgumentError, 2: ShapeError, 3: ShapeError, 4: ResourceError, 5: InvalidArgumentError,
            6: InvalidArgumentError, 7: InvalidArgumentError, 8: InvalidArgumentError, 9: InvalidArgumentError,
            10: PlatformError, 11: PlatformError, 12: InvalidArgumentError, 13: ResourceError,
-           14: NonFiniteError, 17: InvalidArgumentError}
+           14: NonFiniteError, 17: InvalidArgumentError, 18: FileError}
 
 
 def status_string(status):
