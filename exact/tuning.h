@@ -82,6 +82,9 @@ typedef struct {
  */
 const char *tuning_check(smm_isa isa, const tuning_params *p);
 
+/* 1 when a and b hold the same values (field by field: padding is not compared). */
+int tuning_params_equal(const tuning_params *a, const tuning_params *b);
+
 /* The fixed-table configuration of path isa (sgemm_targets.c; the rest: fixed defaults). */
 void tuning_table_params(smm_isa isa, tuning_params *p);
 

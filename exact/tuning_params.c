@@ -4,6 +4,7 @@
  * and the target a call runs with.
  */
 #include <math.h>
+#include <string.h>
 
 #include "exact/tuning.h"
 
@@ -12,9 +13,22 @@ smm_isa tuning_row_path(smm_isa isa)
     return sgemm_kernels_path(sgemm_kernels_for(isa));
 }
 
+int tuning_params_equal(const tuning_params *a, const tuning_params *b)
+{
+    int same = a->shape == b->shape && a->kc == b->kc && a->sup_max_macs == b->sup_max_macs &&
+               a->topk_rows == b->topk_rows && a->topk_cols == b->topk_cols;
+    for (int t = 0; t < TUNING_TEAMS; t++)
+        same = same && a->team[t].mc == b->team[t].mc && a->team[t].nc == b->team[t].nc &&
+               a->team[t].split == b->team[t].split && a->team[t].prefetch == b->team[t].prefetch;
+    for (int op = 0; op < MAT4_OPS; op++)
+        same = same && a->mat4[op] == b->mat4[op];
+    return same;
+}
+
 void tuning_table_params(smm_isa isa, tuning_params *p)
 {
     const sgemm_kernels *row = sgemm_kernels_for(isa);
+    memset(p, 0, sizeof *p); /* padding too, so that whole copies compare equal byte for byte */
     const smm_isa path = sgemm_kernels_path(row);
     p->shape = 0;
     p->kc = row->kc;

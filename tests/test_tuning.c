@@ -225,7 +225,7 @@ START_TEST(test_file_round_trip)
     for (int isa = 0; isa < SMM_ISA_COUNT; isa++) {
         ck_assert_int_eq(g.has[isa], f.has[isa]);
         if (f.has[isa]) {
-            ck_assert(memcmp(&g.params[isa], &f.params[isa], sizeof f.params[isa]) == 0);
+            ck_assert(tuning_params_equal(&g.params[isa], &f.params[isa]));
             ck_assert_str_eq(g.measured[isa], f.measured[isa]);
         }
     }
@@ -741,7 +741,7 @@ START_TEST(test_tuner_run)
     ck_assert_int_eq(smm_exact_config_get(&c), SMM_OK);
     ck_assert_int_eq(c.source, SMM_CONFIG_TUNED);
     ck_assert_str_eq(c.file, file);
-    ck_assert(memcmp(&tuning_active()->params[isa], &g.params[path], sizeof g.params[path]) == 0);
+    ck_assert(tuning_params_equal(&tuning_active()->params[isa], &g.params[path]));
     /* read back by a new process's first use: the same configuration */
     setenv("SKETCHMM_TUNING", file, 1);
     ck_assert_int_eq(smm_tuning_reload(), SMM_OK);

@@ -148,7 +148,7 @@ static void add_candidate(sgemm_race *r, const tuning_params *p)
     if (r->count >= TUNE_MAX_CANDIDATES || tuning_check(r->s->isa, p) != NULL)
         return;
     for (int c = 0; c < r->count; c++)
-        if (memcmp(&r->cand[c], p, sizeof *p) == 0)
+        if (tuning_params_equal(&r->cand[c], p))
             return;
     r->cand[r->count++] = *p;
 }
