@@ -1,10 +1,11 @@
-# tune_cli.cmake - run `cmake -DTUNE=<sketchmm_tune> -P tune_cli.cmake`: the tuner's command line.
+# tune_cli.cmake - run `cmake -DTUNE=<sketchmm_tune> [-DEMULATOR=<command;args>] -P tune_cli.cmake`: the
+# tuner's command line (run through EMULATOR, e.g. qemu-aarch64, in a cross build).
 # --show and --help exit 0; bad command lines exit 2 and say why on stderr; a short run that writes
 # nothing (--out none) exits 0, logs its stages on stderr (not a terminal: a line per stage) and
 # prints the configuration it made active, with source=tuned.
 
 function(run_tune expect_status out_regex err_regex)
-  execute_process(COMMAND "${TUNE}" ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  execute_process(COMMAND ${EMULATOR} "${TUNE}" ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
   string(JOIN " " command ${ARGN})
   if(NOT status EQUAL expect_status)
     message(FATAL_ERROR "sketchmm_tune ${command} exited with '${status}', expected ${expect_status}\n${out}${err}")
