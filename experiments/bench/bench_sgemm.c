@@ -30,6 +30,7 @@
 #include "bench_report.h"
 #include "bench_timing.h"
 #include "fma_probe.h"
+#include "kernel_probe.h"
 #include "peer_blas.h"
 #include "sketchmm.h"
 
@@ -693,6 +694,16 @@ static int run_mode(void *config, FILE *csv)
     }
     double peaks[BENCH_MAX_LIST];
     measure_peaks(cfg, peaks);
+    /* the ceiling the micro-kernel itself sets, against the one-thread FMA peak of the same run */
+    const double ceiling = kernel_probe_gflops();
+    if (ceiling > 0.0) {
+        const double single = peak_width() >= 0 ? fma_probe_gflops((fma_probe_width)peak_width(), 1) : 0.0;
+        printf("Ceiling (micro-kernel %s alone, kc %lld, panels in cache, 1 thread): %.1f GFLOPS", kernel_probe_name(),
+               kernel_probe_kc(), ceiling);
+        if (single > 0.0)
+            printf(" = %.1f%% of the 1-thread FMA peak measured now (%.1f)", 100.0 * ceiling / single, single);
+        printf("\n");
+    }
     if (cfg->reps == 0)
         printf("Repetitions: %d (%d for shapes with m*n*k >= 4096^3), --reps not given\n", DEFAULT_REPS,
                HUGE_SHAPE_REPS);
