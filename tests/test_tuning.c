@@ -754,11 +754,11 @@ START_TEST(test_tuner_run)
     ck_assert_int_eq(smm_exact_config_get(&c), SMM_OK);
     ck_assert_int_eq(c.source, SMM_CONFIG_TUNED);
     ck_assert_str_eq(c.file, "");
-    /* an unwritable place: SMM_ERR_IO, the configuration active all the same */
+    /* an unwritable place: SMM_ERR_FILE, the configuration active all the same */
     char blocked[1100];
     snprintf(blocked, sizeof blocked, "%s/tuning.txt", file); /* under a regular file */
     o.path = blocked;
-    ck_assert_int_eq(smm_tune(&o, NULL, NULL), SMM_ERR_IO);
+    ck_assert_int_eq(smm_tune(&o, NULL, NULL), SMM_ERR_FILE);
     ck_assert_int_eq(smm_exact_config_get(&c), SMM_OK);
     ck_assert_int_eq(c.source, SMM_CONFIG_TUNED);
     unsetenv("SKETCHMM_TUNING");

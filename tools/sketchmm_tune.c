@@ -137,12 +137,12 @@ int main(int argc, char **argv)
     char text[SMM_CONFIG_TEXT] = "";
     if (smm_exact_config_get(&c) == SMM_OK)
         smm_exact_config_describe(&c, text, sizeof text);
-    if (s != SMM_OK && s != SMM_ERR_IO) {
+    if (s != SMM_OK && s != SMM_ERR_FILE) {
         fprintf(stderr, "sketchmm_tune: %s\n", smm_status_str(s));
         return 1;
     }
     printf("%s\n", text);
-    if (s == SMM_ERR_IO) {
+    if (s == SMM_ERR_FILE) {
         fprintf(stderr, "sketchmm_tune: the tuning file could not be written (%s)\n",
                 c.file[0] ? c.file : "no path: set SKETCHMM_TUNING or HOME");
         return 1;

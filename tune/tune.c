@@ -155,11 +155,11 @@ smm_status smm_tune(const smm_tune_options *options, smm_tune_progress_fn progre
     if (!write || path[0] == '\0') {
         install(&s, &p, "", write ? "tuned in this process; no file: neither XDG_CACHE_HOME nor HOME is set"
                                   : "tuned in this process; not written");
-        return write ? SMM_ERR_IO : SMM_OK;
+        return write ? SMM_ERR_FILE : SMM_OK;
     }
     if (!write_file(&s, path, &p, measured)) {
         install(&s, &p, path, "tuned in this process; the file could not be written");
-        return SMM_ERR_IO;
+        return SMM_ERR_FILE;
     }
     install(&s, &p, path, "written by the tuner in this process");
     return SMM_OK;

@@ -158,7 +158,7 @@ typedef void (*smm_tune_progress_fn)(void *arg, double elapsed_seconds, double b
  * Returns SMM_OK; SMM_ERR_BAD_ARGUMENT (budget below 10 s, negative or
  * above a day; threads < 0), SMM_ERR_BAD_THREADS (threads above
  * SMM_MAX_THREADS), the ISA selection error, SMM_ERR_NO_MEMORY (nothing
- * changed then); SMM_ERR_IO when the file cannot be written (the new
+ * changed then); SMM_ERR_FILE when the file cannot be written (the new
  * configuration is active in this process all the same).
  * Not to be called while another thread is inside a sketchmm function.
  */

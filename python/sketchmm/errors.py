@@ -16,7 +16,7 @@ classes before any C call, with ``status`` None.
     |-- ResourceError (MemoryError)         SMM_ERR_NO_MEMORY, SMM_ERR_OVERFLOW (a size beyond the address space)
     |-- PlatformError (RuntimeError)        SMM_ERR_ISA_UNAVAILABLE, SMM_ERR_BAD_ENV (SKETCHMM_ISA,
     |                                        SKETCHMM_NUM_THREADS unparsable)
-    `-- FileError (OSError)                 SMM_ERR_IO (the tuner could not write its file)
+    `-- FileError (OSError)                 SMM_ERR_FILE (the tuner could not write its file)
 """
 
 from ._lib import ffi, lib
@@ -30,7 +30,7 @@ STATUS_NAMES = {
     4: "SMM_ERR_OVERFLOW", 5: "SMM_ERR_BAD_LAYOUT", 6: "SMM_ERR_BAD_TRANS", 7: "SMM_ERR_BAD_BITS",
     8: "SMM_ERR_BAD_METHOD", 9: "SMM_ERR_BAD_ISA", 10: "SMM_ERR_ISA_UNAVAILABLE", 11: "SMM_ERR_BAD_ENV",
     12: "SMM_ERR_BAD_THREADS", 13: "SMM_ERR_NO_MEMORY", 14: "SMM_ERR_NON_FINITE", 17: "SMM_ERR_BAD_ARGUMENT",
-    18: "SMM_ERR_IO",
+    18: "SMM_ERR_FILE",
 }
 
 
