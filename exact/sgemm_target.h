@@ -64,6 +64,19 @@ typedef void (*sgemm_pack_lines_fn)(int w, int64_t lines, int64_t kc, const floa
                                     int64_t ls, float *restrict dst);
 
 /*
+ * sgemm_pack_rows_fn - pack consecutive w-wide micro-panels whose source
+ * lines run across the panel width (a copy, no transpose): for every panel
+ * q < ceil(count / w) and step p < kc,
+ *     dst[q * panel + p * w + i] := src[p * ps + q * w + i]   for i < min(w, count - q w),
+ *     dst[q * panel + p * w + i] := 0                         for the rest of the w.
+ * 1 <= w <= SGEMM_MAX_NR, count >= 1, kc >= 1, ps >= 1, panel >= w kc (the
+ * distance between panels in floats); no alignment is needed. Steps go in
+ * order, each across every panel, so the source is read in long runs.
+ */
+typedef void (*sgemm_pack_rows_fn)(int w, int64_t count, int64_t kc, const float *src, int64_t ps,
+                                   float *restrict dst, int64_t panel);
+
+/*
  * sgemm_sup_fn - one tile of a small product, read from unpacked operands:
  *
  *     C := beta * C + alpha * A * B      (rows x cols, rows <= MR, cols <= NR)
@@ -116,6 +129,7 @@ typedef struct {
     int nshapes;
     int fused;             /* 1: the kernels round the C update as fma(beta, c, alpha*ab) */
     sgemm_pack_lines_fn pack_lines; /* the transposing packer (sgemm_pack_lines_fn) */
+    sgemm_pack_rows_fn pack_rows;   /* the copying packer (sgemm_pack_rows_fn) */
     sgemm_sup_fn sup;      /* the small-product kernel, or NULL: every product is packed */
     int sup_mr, sup_nr;    /* the largest tile sup takes */
     int64_t mc, kc, nc;    /* the fixed table: cache blocks of shapes[0] */
@@ -152,6 +166,7 @@ typedef struct {
     sgemm_kernel_fn kernel;
     int fused;
     sgemm_pack_lines_fn pack_lines;
+    sgemm_pack_rows_fn pack_rows;
     int64_t mc, kc, nc;    /* cache blocks: rows of A (L2), depth (L1 B micro-panel), columns of B (L3) */
     sgemm_split split;
     int64_t a_ahead;       /* the kernel's A prefetch distance in floats (sgemm_kernel_fn) */
@@ -162,17 +177,23 @@ typedef struct {
 
 /* ---- the transposing packers (see sgemm_pack_lines_fn) ---- */
 
-/* Portable C, an element at a time (sgemm_pack_scalar.c): the twin of the SIMD packers. */
+/* Portable C, an element at a time (sgemm_pack_scalar.c): the twins of the SIMD packers. */
 void sgemm_pack_lines_scalar(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
                              float *restrict dst);
+void sgemm_pack_rows_scalar(int w, int64_t count, int64_t kc, const float *src, int64_t ps, float *restrict dst,
+                            int64_t panel);
 
 #if defined(__x86_64__)
-/* AVX2: 8 x 8 register transposes with masked loads and stores. */
+/* AVX2: 8 x 8 register transposes; row copies 8 floats at a time; masked loads and stores at the edges. */
 void sgemm_pack_lines_avx2(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
                            float *restrict dst);
-/* AVX-512F: 16 x 16 register transposes with masked loads and stores. */
+void sgemm_pack_rows_avx2(int w, int64_t count, int64_t kc, const float *src, int64_t ps, float *restrict dst,
+                          int64_t panel);
+/* AVX-512F: 16 x 16 register transposes; row copies 16 floats at a time; masked at the edges. */
 void sgemm_pack_lines_avx512(int w, int64_t lines, int64_t kc, const float *src, int64_t ls,
                              float *restrict dst);
+void sgemm_pack_rows_avx512(int w, int64_t count, int64_t kc, const float *src, int64_t ps, float *restrict dst,
+                            int64_t panel);
 #endif
 
 /* ---- the small-product kernels (see sgemm_sup_fn) ---- */

@@ -41,6 +41,7 @@ static const sgemm_kernels table[SMM_ISA_COUNT] = {
                          .nshapes = 1,
                          .fused = 0,
                          .pack_lines = sgemm_pack_lines_scalar,
+                         .pack_rows = sgemm_pack_rows_scalar,
                          .sup = NULL,
                          .mc = 256, .kc = 256, .nc = 4096 },
 #if defined(__x86_64__)
@@ -51,6 +52,7 @@ static const sgemm_kernels table[SMM_ISA_COUNT] = {
                        .nshapes = 3,
                        .fused = 1,
                        .pack_lines = sgemm_pack_lines_avx2,
+                       .pack_rows = sgemm_pack_rows_avx2,
                        .sup = sgemm_sup_avx2_6x16, .sup_mr = 6, .sup_nr = 16,
                        .mc = 288, .kc = 256, .nc = 4096, .sup_max_macs = 160.0 * 160.0 * 160.0 },
     [SMM_ISA_AVX512] = { .head = { "avx512_12x32", 0 },
@@ -61,6 +63,7 @@ static const sgemm_kernels table[SMM_ISA_COUNT] = {
                          .nshapes = 4,
                          .fused = 1,
                          .pack_lines = sgemm_pack_lines_avx512,
+                         .pack_rows = sgemm_pack_rows_avx512,
                          .sup = sgemm_sup_avx512_12x32, .sup_mr = 12, .sup_nr = 32,
                          .mc = 480, .kc = 256, .nc = 4096, .prefetch = 16, .sup_max_macs = 160.0 * 160.0 * 160.0 },
 #endif
@@ -72,6 +75,7 @@ static const sgemm_kernels table[SMM_ISA_COUNT] = {
                        .nshapes = 3,
                        .fused = 1,
                        .pack_lines = sgemm_pack_lines_scalar,
+                       .pack_rows = sgemm_pack_rows_scalar,
                        .sup = NULL,
                        .mc = 192, .kc = 256, .nc = 4092 },
 #endif

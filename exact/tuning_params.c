@@ -108,6 +108,7 @@ void sgemm_target_from(smm_isa isa, const tuning_params *p, int threads, sgemm_t
     t->kernel = s->kernel;
     t->fused = row->fused;
     t->pack_lines = row->pack_lines;
+    t->pack_rows = row->pack_rows;
     t->mc = team->mc;
     t->kc = p->kc;
     t->nc = team->nc;

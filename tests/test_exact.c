@@ -998,7 +998,8 @@ static void twin_check(const char *what, const twin_case *c, sgemm_kernel_fn ker
  * with and without beta. Integer data: the twin's bits; uniform data: the
  * twin's within the FMA tolerance, and the scalar micro-kernel's bits (the
  * twin has its arithmetic). The transposing packer: every line count from 1
- * to the panel width, the twin's bits, nothing written past the panels.
+ * to the panel width, the twin's bits, nothing written past the panels; the
+ * copying packer: every count of lines up to three panels' worth, the same.
  */
 START_TEST(test_sgemm_kernels_match_twins)
 {
@@ -1056,6 +1057,27 @@ START_TEST(test_sgemm_kernels_match_twins)
                         ck_assert_msg(memcmp(got, want, sizeof got) == 0,
                                       "%s pack_lines w=%d lines=%lld kc=%lld: not the twin's bits", t->head.name, w,
                                       (long long)lines, (long long)kc);
+                    }
+            /* the copying packer: 1 to 3 panels' worth of lines, panels a little apart */
+            for (int wi = 0; wi < 2; wi++)
+                for (int kci = 0; kci < 3; kci++)
+                    for (int64_t count = 1; count <= 3 * widths[wi]; count++) {
+                        const int w = widths[wi];
+                        const int64_t kc = kcs[kci], ps = 3 * w + 5, panel = w * kc + 3;
+                        uint64_t rng = seed++;
+                        for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++)
+                            src[x] = x % ps < count ? test_rng_uniform(&rng) : NAN;
+                        const uint32_t sentinel_bits = SENTINEL_BITS;
+                        for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++) {
+                            memcpy(&got[x], &sentinel_bits, sizeof(float));
+                            memcpy(&want[x], &sentinel_bits, sizeof(float));
+                        }
+                        ck_assert(kc * ps <= 2 * TWIN_FLOATS && 3 * panel <= 2 * TWIN_FLOATS);
+                        t->pack_rows(w, count, kc, src, ps, got, panel);
+                        sgemm_pack_rows_scalar(w, count, kc, src, ps, want, panel);
+                        ck_assert_msg(memcmp(got, want, sizeof got) == 0,
+                                      "%s pack_rows w=%d count=%lld kc=%lld: not the twin's bits", t->head.name, w,
+                                      (long long)count, (long long)kc);
                     }
         }
     }
