@@ -6,11 +6,12 @@
  * each row's topk largest entries selected exactly from the block while it
  * is in the cache (approx.h: exact_topk). The block: for k > 256 the exact
  * core's configuration's (exact/tuning.h: 256 x 2048 unless tuned); for
- * shorter products, which are bound by memory, topk_stream_block(k).
+ * shorter products, which are bound by memory, topk_stream_shape(k).
  */
 #include <string.h>
 
-#include "approx/approx_plan.h"
+#include "approx/approx_args.h"
+#include "approx/approx_scale.h"
 #include "approx/exact_topk.h"
 #include "approx/topk_stream.h"
 #include "exact/sgemm.h"
@@ -50,12 +51,12 @@ static void keep_best(void *arg, int64_t i, scored_index *best, int64_t count, v
     }
 }
 
-topk_block exact_topk_block(smm_isa isa, int64_t k)
+topk_shape exact_topk_block(smm_isa isa, int64_t k)
 {
     if (k <= 256)
-        return topk_stream_block(k);
+        return topk_stream_shape(k);
     const tuning_params *p = &tuning_active()->params[isa];
-    const topk_block b = { p->topk_rows, p->topk_cols };
+    const topk_shape b = { p->topk_rows, p->topk_cols };
     return b;
 }
 
@@ -67,7 +68,7 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
     return exact_topk_with(NULL, NULL, layout, transa, transb, m, n, k, A, lda, B, ldb, topk, idx, val, ldk);
 }
 
-smm_status exact_topk_with(const smm_context *with, const topk_block *block, smm_layout layout, smm_trans transa,
+smm_status exact_topk_with(const smm_context *with, const topk_shape *block, smm_layout layout, smm_trans transa,
                            smm_trans transb, int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
                            const float *B, int64_t ldb, int64_t topk, int64_t *idx, float *val, int64_t ldk)
 {

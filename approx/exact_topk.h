@@ -10,7 +10,7 @@
 #include "sketchmm/approx.h"
 
 /* The block exact_topk uses on path isa for products of length k (exact_topk.c says which). */
-topk_block exact_topk_block(smm_isa isa, int64_t k);
+topk_shape exact_topk_block(smm_isa isa, int64_t k);
 
 /*
  * exact_topk on the ISA path and thread count of *with (NULL: the current
@@ -19,7 +19,7 @@ topk_block exact_topk_block(smm_isa isa, int64_t k);
  * Same arguments, checks and statuses as exact_topk; *with, when given,
  * must be a valid context (a supported path, threads >= 1).
  */
-smm_status exact_topk_with(const smm_context *with, const topk_block *block, smm_layout layout, smm_trans transa,
+smm_status exact_topk_with(const smm_context *with, const topk_shape *block, smm_layout layout, smm_trans transa,
                            smm_trans transb, int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
                            const float *B, int64_t ldb, int64_t topk, int64_t *idx, float *val, int64_t ldk);
 

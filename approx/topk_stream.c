@@ -3,7 +3,7 @@
  * by block (see topk_stream.h).
  *
  * Tasks: row block b (shape.rows rows) times column range c of csplit
- * ranges (whole column blocks of shape.cols columns). csplit is 1
+ * ranges (whole column blocks of shape.cols). csplit is 1
  * unless there are fewer than two row blocks per thread; then each row
  * block's columns are split so the threads still have tasks, every task
  * keeps its rows' best r over its own columns, and a second pass merges the
@@ -20,7 +20,13 @@
 /* Largest bytes of per-range partial lists the column split may keep (m x csplit x r entries). */
 #define TOPK_STREAM_SPLIT_BYTES (256.0 * 1024 * 1024)
 
-smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_block shape, int sorted,
+topk_shape topk_shape_of_size(int32_t size, int64_t k)
+{
+    (void)k;
+    return topk_stream_shape(size);
+}
+
+smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_shape shape, int sorted,
                        topk_score_fn score, const void *score_arg, topk_row_fn done, void *done_arg,
                        size_t scratch_bytes)
 {
@@ -79,7 +85,7 @@ smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, 
 #pragma omp parallel num_threads(team)
     {
         char *mine = work + per_thread * (size_t)omp_get_thread_num();
-        float *scores = (float *)mine;
+        float *block = (float *)mine;
         top_select *sel = (top_select *)(mine + block_bytes);
         scored_index *bufs = (scored_index *)(mine + block_bytes + sels_bytes);
         scored_index *merge = (scored_index *)(mine + block_bytes + sels_bytes + sel_sz);
@@ -97,10 +103,10 @@ smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, 
             smm_status s = SMM_OK;
             for (int64_t cb = cb0; cb < cb1 && s == SMM_OK; cb++) {
                 const int64_t j0 = cb * CB, cols = n - j0 < CB ? n - j0 : CB;
-                s = score(score_arg, &one, i0, rows, j0, cols, scores, block_cols);
+                s = score(score_arg, &one, i0, rows, j0, cols, block, block_cols);
                 if (s == SMM_OK)
                     for (int64_t row = 0; row < rows; row++)
-                        top_select_feed(&sel[row], scores + row * block_cols, j0, cols);
+                        top_select_feed(&sel[row], block + row * block_cols, j0, cols);
             }
             if (s != SMM_OK) {
                 int expected = 0; /* the first failure's status is the call's */

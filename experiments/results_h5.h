@@ -41,8 +41,10 @@
  *                           rows m queries, n database vectors
  *   bits           int32    sketch length per vector (sketch families; else 0)
  *   sketch_dim     int32    sketch dimension s (classical methods; else 0)
- *   bytes_per_vector int64  bytes of one sketched vector: ceil(bits / 64) * 8 + 4
- *                           (the code and a float norm) or 4 * sketch_dim
+ *   bytes_per_vector int64  bytes of one encoded vector, approx_encoded_bytes(): a
+ *                           sketch family's code words * 8 + 4 (the norm), 4 s for
+ *                           the projections, ceil(M / 2) for pq and ceil(C / 2) for
+ *                           maddness (4 s before sketchmm 0.4.0)
  *   topk           int32    topk rows: entries kept per row (K); dense rows 0
  *   candidates     int32    topk rows: candidates per row refined exactly; dense rows 0
  *   seed           uint64   seed of the method (and of synthetic data)
@@ -65,7 +67,7 @@
  *   estimate_seconds float64 median time of the estimate within rest_seconds
  *                           (writing C, or for top-k choosing the candidates)
  *   refine_seconds float64  median time of the exact refinement (top-k; 0 dense)
- *                           (the last three from approx_last_phase_times)
+ *                           (the last three from the phase times the call reports, approx_call.times)
  *   speedup        float64  exact_seconds / approx_seconds
  *   nmse           float64  dense: mean((Y - Yhat)^2) / var(Y)
  *   rel_fro_error  float64  dense: ||Y - Yhat||_F / ||Y||_F

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "metrics.h"
-#include "sweep.h"
+#include "sweep_run.h"
 
 smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn exact,
                              sweep_approx_fn approx, void *ctx, double *exact_times,
@@ -52,11 +52,6 @@ smm_status sweep_time_reference(int warmup, int reps, sweep_exact_fn exact, void
     return s;
 }
 
-const char *sweep_size_name(sketch_method method)
-{
-    return sketch_method_uses_bits(method) ? "bits" : "sketch_dim";
-}
-
 int32_t sweep_row_size(const results_row *row)
 {
     return row->bits != 0 ? row->bits : row->sketch_dim;
@@ -94,13 +89,11 @@ void sweep_row_init(results_row *row, const sweep_run *run, const sweep_context 
     *row = r;
 }
 
-void sweep_library_phases(double phases[SWEEP_PHASES])
+void sweep_call_phases(const approx_phase_times *t, double phases[SWEEP_PHASES])
 {
-    approx_phase_times t;
-    approx_last_phase_times(&t);
-    phases[2] = t.encode_a;
-    phases[3] = t.estimate;
-    phases[4] = t.refine;
+    phases[2] = t->encode_a;
+    phases[3] = t->estimate;
+    phases[4] = t->refine;
 }
 
 /* Medians of a variant's phases over reps rounds, and of the per-round totals (encode B + rest). */
@@ -171,11 +164,9 @@ approx_options sweep_options(const sweep_context *ctx, const sweep_point *p)
     approx_options opts;
     approx_options_init(&opts);
     opts.method = p->method;
-    if (sketch_method_uses_bits(p->method))
-        opts.bits = p->size;
-    else
-        opts.sketch_dim = p->size;
+    opts.size = p->size;
     opts.seed = p->seed;
+    opts.flags = APPROX_BORROW_B; /* as approx_sgemm and approx_topk, which read the caller's op(B) */
     opts.num_threads = ctx->threads;
     if (p->mode == SWEEP_MODE_TOPK)
         opts.candidates = p->candidates;

@@ -616,7 +616,7 @@ END_TEST
 
 /* ---- exact_topk in other blocks ---- */
 
-START_TEST(test_topk_blocks)
+START_TEST(test_topk_shapes)
 {
     enum { M = 300, NDB = 5000, K = 300, TOP = 7 };
     float *q = malloc(sizeof(float) * M * K), *db = malloc(sizeof(float) * NDB * K);
@@ -628,7 +628,7 @@ START_TEST(test_topk_blocks)
     test_fill_uniform(db, NDB * K, &rng);
     ck_assert_int_eq(exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, M, NDB, K, q, K, db, K, TOP, idx0, val0, TOP),
                      SMM_OK);
-    static const topk_block blocks[] = { { 16, 64 }, { 100, 1000 }, { 512, 4096 }, { 4096, 65536 } };
+    static const topk_shape blocks[] = { { 16, 64 }, { 100, 1000 }, { 512, 4096 }, { 4096, 65536 } };
     for (int bi = 0; bi < 4; bi++)
         for (int threads = 1; threads <= 2; threads++) {
             smm_context ctx;
@@ -789,7 +789,7 @@ static Suite *tuning_suite(void)
     tc = tcase_create("choices");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_mat4_path_choice);
-    tcase_add_test(tc, test_topk_blocks);
+    tcase_add_test(tc, test_topk_shapes);
     tcase_add_test(tc, test_tune_arguments);
     suite_add_tcase(s, tc);
 

@@ -30,7 +30,7 @@ typedef struct {
     int64_t m, n;
     int64_t *idx;
     float *val;
-    topk_block blocks[TUNE_MAX_CANDIDATES];
+    topk_shape blocks[TUNE_MAX_CANDIDATES];
     int count;
 } topk_race;
 
@@ -72,12 +72,12 @@ void tune_stage_topk(tune_session *s, tuning_params *p, char *measured, size_t s
             r.queries[i] = (float)((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 40) * 0x1.0p-24f;
         for (int64_t i = 0; i < r.n * TOPK_DIM; i++)
             r.database[i] = (float)((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 40) * 0x1.0p-24f;
-        r.blocks[r.count++] = (topk_block){ p->topk_rows, p->topk_cols };
+        r.blocks[r.count++] = (topk_shape){ p->topk_rows, p->topk_cols };
         static const int64_t rows[] = { 128, 256, 384, 512 }, cols[] = { 1024, 2048, 4096 };
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
             for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
                 if (rows[i] != p->topk_rows || cols[j] != p->topk_cols)
-                    r.blocks[r.count++] = (topk_block){ rows[i], cols[j] };
+                    r.blocks[r.count++] = (topk_shape){ rows[i], cols[j] };
         s->stage = "[6/8] exact_topk block";
         topk_time(&r, 0); /* warm-up */
         tune_race_result res;

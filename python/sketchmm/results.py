@@ -22,8 +22,10 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import types
 
-__all__ = ["load_results", "load_attributes", "format_table", "select", "plot_results", "analysis_module"]
+__all__ = ["load_results", "load_attributes", "format_table", "select", "plot_results", "analysis_module",
+           "sweep_program"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _DIRS = (os.path.join(_HERE, "_analysis"),
@@ -32,23 +34,42 @@ _DIRS = (os.path.join(_HERE, "_analysis"),
 
 def analysis_module(name: str):
     """The analysis module `name` ("load_results" or "plot_sweep") of experiments/analysis, imported
-    from the installed copy or the source tree (its directory goes on sys.path: plot_sweep imports
-    load_results by name)."""
-    for directory in _DIRS:
-        if os.path.isfile(os.path.join(directory, name + ".py")):
-            if directory not in sys.path:
-                sys.path.insert(0, directory)
-            return importlib.import_module(name)
-    raise ImportError(f"sketchmm.results: {name}.py not found in {' or '.join(_DIRS)} (install the package "
-                      "with cmake --install or pip, or use it from the repository)")
+    as part of this package (sketchmm._analysis.<name>) from the installed copy or the source tree;
+    sys.path is not changed."""
+    package = f"{__package__}._analysis"
+    if package not in sys.modules:
+        directory = next((d for d in _DIRS if os.path.isfile(os.path.join(d, "load_results.py"))), None)
+        if directory is None:
+            raise ImportError(f"sketchmm.results: the analysis modules are in neither {' nor '.join(_DIRS)} "
+                              "(install the package with cmake --install or pip, or use it from the repository)")
+        module = types.ModuleType(package, "experiments/analysis: the results loader and plots of the sweep")
+        module.__path__ = [directory]
+        module.__package__ = package
+        sys.modules[package] = module
+    return importlib.import_module(f"{package}.{name}")
 
 
-def load_results(path: str, as_pandas: bool | None = None):
+def sweep_program() -> str | None:
+    """The sketchmm_sweep that checks results files: the one built or installed beside the C library
+    this package loaded, else load_results.find_sweep() ($SKETCHMM_SWEEP, the install's record, the
+    repository's build/, PATH)."""
+    from ._lib import path as library
+    beside = os.path.join(os.path.dirname(library), "sketchmm_sweep")
+    if os.environ.get("SKETCHMM_SWEEP") is None and os.path.isfile(beside) and os.access(beside, os.X_OK):
+        return beside
+    return analysis_module("load_results").find_sweep()
+
+
+def load_results(path: str, as_pandas: bool | None = None, check: bool | None = None):
     """The /results table of a sweep file: a pandas.DataFrame when pandas is importable (as_pandas
     None or True), else (or with as_pandas=False) a dict of numpy arrays that prints as a table.
-    Every field of the file is loaded; files of older sweeps get the missing fields filled in. A
-    damaged table (a blank row, a config_index twice) raises ValueError."""
-    return analysis_module("load_results").load_results(path, as_pandas=as_pandas)
+    Every field of the file is loaded; files of older sweeps get the missing fields filled in.
+    Every row is checked by `sketchmm_sweep check` (sweep_program()), the checks a resume or merge
+    makes: a file with bad rows, or one that is no results table, raises ValueError. check=None
+    warns when the rows cannot be checked (no program, a file without spec), True raises then,
+    False skips the check."""
+    return analysis_module("load_results").load_results(path, as_pandas=as_pandas, check=check,
+                                                        sweep=sweep_program() if check is not False else None)
 
 
 def load_attributes(path: str) -> dict:
@@ -67,7 +88,7 @@ def select(table, **equal):
     return analysis_module("load_results").select(table, **equal)
 
 
-def plot_results(path: str, output: str | None = None) -> str:
+def plot_results(path: str, output: str | None = None, check: bool | None = None) -> str:
     """Draw the sweep's plots into a PNG (default: the results file with .png) and return its path:
     per data set and shape, NMSE against speedup over exact_sgemm for the dense rows and recall@K
     against speedup over exact_topk for the top-k rows, one line per method, the Pareto front over all
@@ -75,5 +96,5 @@ def plot_results(path: str, output: str | None = None) -> str:
     from the command line)."""
     plot_sweep = analysis_module("plot_sweep")
     output = output or os.path.splitext(path)[0] + ".png"
-    plot_sweep.plot(load_results(path), load_attributes(path), output)
+    plot_sweep.plot(load_results(path, check=check), load_attributes(path), output)
     return output
