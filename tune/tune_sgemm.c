@@ -5,8 +5,8 @@
  * the default configuration.
  *
  * Problems are square products of side `side` (1024 on a core that does
- * 40 GFLOPS or more; smaller where one call of that side would take longer
- * than SIDE_SECONDS, e.g. the portable path), with operands filled once
+ * 72 GFLOPS or more; smaller, down to 128, where one call of that side would
+ * take longer than SIDE_SECONDS, e.g. the portable path), with operands filled once
  * and shared by every candidate. A candidate's time over several problems
  * is the sum of each problem's time over the baseline's first time on it,
  * so every problem counts alike whatever its size.
@@ -42,7 +42,6 @@ typedef struct {
     double reference[MAX_PROBLEMS]; /* the baseline's first time on each problem */
     tuning_params cand[TUNE_MAX_CANDIDATES];
     int count;
-    int small;                      /* the small-product race: candidate c's threshold decides the path */
 } sgemm_race;
 
 /* One product of problem q with configuration p; seconds. */
