@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_config.h"
 #include "test_util.h"
 
 #include "exact/sgemm.h"
@@ -338,28 +339,6 @@ static int lift_to_driver(const sgemm_target *t, boundary_shape *s)
         s->d[g] += s->d[g] >= 8 ? s->d[g] / 8 * 2 : 2;
     }
     return 1;
-}
-
-/*
- * Make params the active configuration of path isa (and of the paths that
- * share its row), the rest as it was; returns the previous state for
- * restore_config.
- */
-static tuning_state use_config(smm_isa isa, const tuning_params *params)
-{
-    const tuning_state saved = *tuning_active();
-    tuning_state st = saved;
-    ck_assert_msg(tuning_check(isa, params) == NULL, "%s", tuning_check(isa, params));
-    for (int i = SMM_ISA_SCALAR; i < SMM_ISA_COUNT; i++)
-        if (tuning_row_path((smm_isa)i) == tuning_row_path(isa))
-            st.params[i] = *params;
-    tuning_install(&st);
-    return saved;
-}
-
-static void restore_config(const tuning_state *saved)
-{
-    tuning_install(saved);
 }
 
 /* Path isa running shape `shape` of its row with that shape's default blocks. */
