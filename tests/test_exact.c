@@ -878,6 +878,14 @@ END_TEST
 #define TWIN_FLOATS 2048
 #define SENTINEL_BITS 0x7FC0BEEFu /* a quiet NaN with a payload no result has: C padding */
 
+/* n floats of x set to the sentinel's bits. */
+static void fill_sentinel(float *x, int64_t n)
+{
+    const uint32_t sentinel_bits = SENTINEL_BITS;
+    for (int64_t i = 0; i < n; i++)
+        memcpy(&x[i], &sentinel_bits, sizeof(float));
+}
+
 static uint32_t bits_of(float f)
 {
     uint32_t u;
@@ -1025,11 +1033,8 @@ START_TEST(test_sgemm_kernels_match_twins)
                         uint64_t rng = seed++;
                         for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++)
                             src[x] = x % ls < kc ? test_rng_uniform(&rng) : NAN;
-                        const uint32_t sentinel_bits = SENTINEL_BITS;
-                        for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++) {
-                            memcpy(&got[x], &sentinel_bits, sizeof(float));
-                            memcpy(&want[x], &sentinel_bits, sizeof(float));
-                        }
+                        fill_sentinel(got, 2 * TWIN_FLOATS);
+                        fill_sentinel(want, 2 * TWIN_FLOATS);
                         ck_assert(lines * ls <= 2 * TWIN_FLOATS && kc * w < 2 * TWIN_FLOATS);
                         t->pack_lines(w, lines, kc, src, ls, got);
                         sgemm_pack_lines_scalar(w, lines, kc, src, ls, want);
@@ -1046,11 +1051,8 @@ START_TEST(test_sgemm_kernels_match_twins)
                         uint64_t rng = seed++;
                         for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++)
                             src[x] = x % ps < count ? test_rng_uniform(&rng) : NAN;
-                        const uint32_t sentinel_bits = SENTINEL_BITS;
-                        for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++) {
-                            memcpy(&got[x], &sentinel_bits, sizeof(float));
-                            memcpy(&want[x], &sentinel_bits, sizeof(float));
-                        }
+                        fill_sentinel(got, 2 * TWIN_FLOATS);
+                        fill_sentinel(want, 2 * TWIN_FLOATS);
                         ck_assert(kc * ps <= 2 * TWIN_FLOATS && 3 * panel <= 2 * TWIN_FLOATS);
                         t->pack_rows(w, count, kc, src, ps, got, panel);
                         sgemm_pack_rows_scalar(w, count, kc, src, ps, want, panel);

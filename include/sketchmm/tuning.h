@@ -33,10 +33,10 @@
  *
  * Results. For one configuration exact_sgemm's results are bit-identical
  * for every thread count, as always; every kernel shape of a path gives the
- * same bits. kc and sup_max_macs change the summation order, so results
- * under a tuned configuration may differ in the last bits from those under
- * the default one, and the default one (the model) depends on the CPU's
- * caches. SKETCHMM_TUNING=none reproduces the default configuration's bits
+ * same bits, and so does the small-product path. kc changes the summation
+ * order, so results under a tuned configuration may differ in the last bits
+ * from those under the default one, and the default one (the model)
+ * depends on the CPU's caches. SKETCHMM_TUNING=none reproduces the default configuration's bits
  * on a machine that has a tuning file.
  */
 #ifndef SKETCHMM_TUNING_H
