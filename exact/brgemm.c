@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact/brgemm_jit.h"
 #include "exact/brgemm_kernels.h"
 #include "common/smm_runtime.h"
 #include "sketchmm/brgemm.h"
@@ -56,25 +57,27 @@ struct brgemm_plan {
     brgemm_rank1_fn rank1;      /* k == 1 and the ISA path has one: batch 1 runs it instead of the tiles */
     int listed;                 /* calls below, or 0: walk the bands */
     brgemm_tile_call calls[LISTED_TILES];
-    char name[256];
+    const jit_kernel *jit;      /* the generated kernel (brgemm_jit.h), or NULL: the tiles run */
+    brgemm_jit_fn generated[2]; /* its entry points per kind */
+    char name[320];
 };
 
 /* The kernel table (common/smm_dispatch.h): one row per path with tiles of its own. */
 static const brgemm_kernels table[SMM_ISA_COUNT] = {
     [SMM_ISA_SCALAR] = { { "scalar", 0 }, BRGEMM_SCALAR_VL, 2, { BRGEMM_SCALAR_NB_MAX_1, BRGEMM_SCALAR_NB_MAX_2 },
-                         brgemm_tile_scalar, NULL },
+                         brgemm_tile_scalar, NULL, NULL },
 #if defined(__x86_64__)
     [SMM_ISA_AVX2] = { { "avx2", 0 }, BRGEMM_AVX2_VL, 2, { BRGEMM_AVX2_NB_MAX_1, BRGEMM_AVX2_NB_MAX_2 },
-                       brgemm_tile_avx2, brgemm_rank1_avx2 },
+                       brgemm_tile_avx2, brgemm_rank1_avx2, brgemm_jit_write_x86 },
     [SMM_ISA_AVX512] = { { "avx512", 0 }, BRGEMM_AVX512_VL, 4,
                          { BRGEMM_AVX512_NB_MAX_1, BRGEMM_AVX512_NB_MAX_2, BRGEMM_AVX512_NB_MAX_3,
                            BRGEMM_AVX512_NB_MAX_4 },
-                         brgemm_tile_avx512, brgemm_rank1_avx512 },
+                         brgemm_tile_avx512, brgemm_rank1_avx512, brgemm_jit_write_x86 },
 #endif
 #if defined(__aarch64__)
     [SMM_ISA_NEON] = { { "neon", 0 }, BRGEMM_NEON_VL, 4,
                        { BRGEMM_NEON_NB_MAX_1, BRGEMM_NEON_NB_MAX_2, BRGEMM_NEON_NB_MAX_3, BRGEMM_NEON_NB_MAX_4 },
-                       brgemm_tile_neon, NULL },
+                       brgemm_tile_neon, NULL, NULL },
 #endif
 };
 
@@ -154,6 +157,41 @@ static int64_t max_batch(int64_t stride, int64_t extent)
     return stride == 0 ? INT64_MAX : (limit - extent) / stride + 1;
 }
 
+/*
+ * The generated kernel of plan p (its view filled in) on path isa, whose
+ * row is ks. Returns NULL when p got one or runs no kernel at all, else why
+ * the precompiled tiles run (for the plan's name).
+ */
+static const char *generate(brgemm_plan *p, const brgemm_kernels *ks, smm_isa isa)
+{
+    if (!p->reads)
+        return NULL;
+    if (ks->jit == NULL)
+        return NULL; /* no generator on this path: nothing to say */
+    if (!smm_jit_now())
+        return "code generation off";
+    brgemm_jit_desc d;
+    memset(&d, 0, sizeof d); /* the key: padding included */
+    d.isa = (int32_t)isa;
+    d.m = p->m;
+    d.n = p->n;
+    d.k = p->args.k;
+    d.lda = p->args.lda;
+    d.ldc = p->args.ldc;
+    d.b_step = 1;
+    d.b_col = p->args.ldb;
+    d.stride_a = p->args.stride_a;
+    d.stride_b = p->args.stride_b;
+    memcpy(&d.alpha_bits, &p->args.alpha, sizeof d.alpha_bits);
+    memcpy(&d.beta_bits, &p->args.beta, sizeof d.beta_bits);
+    const smm_status s = jit_kernel_get(ks->jit, &d, sizeof d, JIT_FOR_PLAN, &p->jit);
+    if (s != SMM_OK)
+        return s == SMM_ERR_NO_EXEC_MEMORY ? "executable memory refused" : "no kernel generated for this shape";
+    p->generated[BRGEMM_KIND_STRIDED] = (brgemm_jit_fn)(uintptr_t)jit_kernel_entry(p->jit, BRGEMM_JIT_STRIDED);
+    p->generated[BRGEMM_KIND_POINTERS] = (brgemm_jit_fn)(uintptr_t)jit_kernel_entry(p->jit, BRGEMM_JIT_POINTERS);
+    return NULL;
+}
+
 smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
 {
     if (plan == NULL)
@@ -202,14 +240,17 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
     const brgemm_kernels *ks = brgemm_kernels_for(ctx.isa); /* the plan's row, resolved once */
     p->rank1 = d.k == 1 ? ks->rank1 : NULL;
     p->band_rows = (int64_t)ks->vl * ks->mv_max;
+    const char *why_not = generate(p, ks, ctx.isa);
     int len = snprintf(p->name, sizeof p->name,
                        "brgemm %s m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld sa=%lld sb=%lld "
-                       "alpha=%g beta=%g %s",
+                       "alpha=%g beta=%g %s %s",
                        d.layout == SMM_ROW_MAJOR ? "row" : "col", (long long)d.m, (long long)d.n,
                        (long long)d.k, (long long)d.lda, (long long)d.ldb, (long long)d.ldc,
                        (long long)d.stride_a, (long long)d.stride_b, (double)d.alpha, (double)d.beta,
-                       ks->head.name);
-    if (p->m > 0 && p->n > 0) {
+                       ks->head.name, p->jit != NULL ? "generated" : "precompiled");
+    if (why_not != NULL)
+        len += snprintf(p->name + len, sizeof p->name - (size_t)len, " (%s)", why_not);
+    if (p->m > 0 && p->n > 0 && p->jit == NULL) {
         p->bands = (p->m + p->band_rows - 1) / p->band_rows;
         if (p->bands > 1)
             band_init(&p->full, ks, p->band_rows, p->n);
@@ -227,6 +268,8 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
 
 void brgemm_plan_free(brgemm_plan *plan)
 {
+    if (plan != NULL)
+        jit_kernel_release(plan->jit);
     free(plan);
 }
 
@@ -271,7 +314,11 @@ static inline __attribute__((always_inline)) void run_tiles(const brgemm_plan *p
                                                             const float *const *bp, float *C, int64_t batch)
 {
     const brgemm_args *g = &p->args;
-    if (batch == 1 && p->rank1 != NULL) {
+    if (p->jit != NULL) {
+        const int strided = kind == BRGEMM_KIND_STRIDED;
+        p->generated[kind](strided ? (const void *)a : (const void *)ap, strided ? (const void *)b : (const void *)bp,
+                           C, batch);
+    } else if (batch == 1 && p->rank1 != NULL) {
         const int strided = kind == BRGEMM_KIND_STRIDED;
         p->rank1(g, p->m, p->n, strided ? a : ap[0], strided ? b : bp[0], C);
     } else if (p->listed > 0) {
