@@ -50,10 +50,11 @@ typedef struct {
 /*
  * The entry points: entry 0 takes A and B as the first matrices of strided
  * batches (A_i = A + i * stride_a, ...), entry 1 as arrays of pointers
- * (A_i = A[i], B_i = B[i]).
+ * (A_i = A[i], B_i = B[i]). Both return 0 (SMM_OK), so that a caller can
+ * return what the kernel returns (a tail call).
  */
 enum { BRGEMM_JIT_STRIDED = 0, BRGEMM_JIT_POINTERS = 1 };
-typedef void (*brgemm_jit_fn)(const void *a, const void *b, float *c, int64_t batch);
+typedef int (*brgemm_jit_fn)(const void *a, const void *b, float *c, int64_t batch);
 
 /* The writers (jit_writer of jit_cache.h); each returns 0 for a description it cannot express. */
 #if defined(__x86_64__)

@@ -87,7 +87,7 @@ typedef struct {
     int multi_tile;         /* more than one tile: the batch count is copied per tile */
     int use_aoff, use_boff; /* registers R_AOFF, R_BOFF (and R_CT) in use */
     int use_bands, use_blocks;
-    int partial;            /* some piece is partial (a mask is set up at entry) */
+    int partial;            /* some piece is loaded under a mask (set up at entry) */
 } gen;
 
 static x86_width width_of(int lanes)
@@ -144,7 +144,7 @@ static void shape_band(gen *g, int rows, band_shape *s)
         const piece p = { full * g->vl, width, rest };
         s->p[s->npieces++] = p;
     }
-    const int64_t nb_max = nb_max_of(g, s->npieces, rest > 0);
+    const int64_t nb_max = nb_max_of(g, s->npieces, rest > 2);
     const int64_t n = g->d->n, blocks = (n + nb_max - 1) / nb_max;
     s->nb_lo = n / blocks;
     s->blocks_hi = n % blocks;
@@ -159,12 +159,20 @@ static int acc_reg(int nb, int v, int j)
     return v * nb + j;
 }
 
+/* Whether piece p is loaded under a mask (1 and 2 floats have loads of their own). */
+static int masked(const piece *p)
+{
+    return p->live < p->width && p->live > 2;
+}
+
 /* Load piece v of A's column (address m) into register r. */
 static void load_a(gen *g, const piece *p, int r, x86_mem m)
 {
     const x86_width w = width_of(p->width);
     if (p->live == p->width)
         x86_vrm(g->b, X86_VMOVUPS_LOAD, w, r, 0, m, 0, 0, 0, -1);
+    else if (p->live <= 2)
+        x86_vrm(g->b, p->live == 1 ? X86_VMOVSS_LOAD : X86_VMOVSD_LOAD, X86_XMM, r, 0, m, 0, 0, 0, -1);
     else if (g->avx512)
         x86_vrm(g->b, X86_VMOVUPS_LOAD, w, r, 0, m, 1, 1, 0, -1);
     else
@@ -490,6 +498,7 @@ static void body(gen *g, int kind)
     for (int i = nsaved - 1; i >= 0; i--)
         x86_pop(g->b, saved[i]);
     x86_vzeroupper(g->b);
+    x86_zero(g->b, X86_RAX); /* returns SMM_OK */
     x86_ret(g->b);
 }
 
@@ -521,7 +530,7 @@ int brgemm_jit_write_x86(const void *key, jit_buf *b, jit_entries *entries)
                    g.last.blocks_lo > 1;
     g.multi_tile = g.bands > 1 || blocks_last > 1;
     const piece *tail = &g.last.p[g.last.npieces - 1];
-    g.partial = tail->live < tail->width;
+    g.partial = masked(tail);
 
     /* the pool: alpha, beta, the AVX2 lane mask */
     jit_emit32(b, d->alpha_bits);

@@ -171,7 +171,6 @@ smm_status jit_kernel_get(jit_writer write, const void *key, size_t key_len, jit
     k = find(write, hash, key, key_len);
     if (k != NULL) { /* another thread made the same kernel meanwhile: keep its copy */
         *out = take(k, life);
-        stats.hits--; /* this request wrote a kernel, it was not served from the cache */
         pthread_mutex_unlock(&lock);
         destroy(fresh);
         return SMM_OK;

@@ -381,6 +381,18 @@ void x86_test_rr(jit_buf *b, int a, int c)
     rex_w_reg(b, 0x85, c, a);
 }
 
+void x86_zero(jit_buf *b, int r)
+{
+    if (!valid_gpr(r)) {
+        b->failed = 1;
+        return;
+    }
+    if (r >= 8)
+        jit_emit8(b, 0x45); /* REX.R and REX.B */
+    jit_emit8(b, 0x31);
+    emit_reg(b, r, r);
+}
+
 static void push_pop(jit_buf *b, uint8_t opcode, int r)
 {
     if (!valid_gpr(r)) {

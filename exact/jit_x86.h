@@ -132,6 +132,8 @@ void x86_alu_ri(jit_buf *b, x86_alu op, int dst, int32_t imm);
 void x86_alu_rr(jit_buf *b, x86_alu op, int dst, int src);
 void x86_dec(jit_buf *b, int r);
 void x86_test_rr(jit_buf *b, int a, int c);
+/* xor r32, r32: r := 0 (the upper half cleared too). */
+void x86_zero(jit_buf *b, int r);
 void x86_push(jit_buf *b, int r);
 void x86_pop(jit_buf *b, int r);
 

@@ -394,6 +394,8 @@ START_TEST(test_x86_general_grid)
         }
         begin(&L, "dec %s", gpr[d]);
         x86_dec(b, d);
+        begin(&L, "xor %s, %s", gpr32[d], gpr32[d]);
+        x86_zero(b, d);
         begin(&L, "push %s", gpr[d]);
         x86_push(b, d);
         begin(&L, "pop %s", gpr[d]);
