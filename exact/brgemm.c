@@ -77,7 +77,7 @@ static const brgemm_kernels table[SMM_ISA_COUNT] = {
 #if defined(__aarch64__)
     [SMM_ISA_NEON] = { { "neon", 0 }, BRGEMM_NEON_VL, 4,
                        { BRGEMM_NEON_NB_MAX_1, BRGEMM_NEON_NB_MAX_2, BRGEMM_NEON_NB_MAX_3, BRGEMM_NEON_NB_MAX_4 },
-                       brgemm_tile_neon, NULL, NULL },
+                       brgemm_tile_neon, NULL, brgemm_jit_write_a64 },
 #endif
 };
 

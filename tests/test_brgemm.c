@@ -35,11 +35,13 @@
  * - every documented status of create and execute, with *plan and C untouched;
  * - plan names.
  *
- * Full grid (seed 003): `test_brgemm --full-grid LO HI` (registered only in
- * native, non-sanitizer, non-cross builds; see tests/CMakeLists.txt) checks
- * LO <= M <= HI, 1 <= N <= 64, K in {1,16,32,64,128}, batch 1..16,
+ * Full grid (seed 003): `test_brgemm --full-grid LO HI [ISA]` (registered in
+ * native, non-sanitizer builds for every M, and in the aarch64 cross build
+ * for the NEON path on M in 1..6 and 17..19; see tests/CMakeLists.txt)
+ * checks LO <= M <= HI, 1 <= N <= 64, K in {1,16,32,64,128}, batch 1..16,
  * column-major strided, tight and padded leading dimensions, alpha = beta = 1,
- * exactly, on every path. SKETCHMM_BRGEMM_FULL_GRID=1 runs it for M in 1..64.
+ * exactly, on every path (or path ISA). SKETCHMM_BRGEMM_FULL_GRID=1 runs it
+ * for M in 1..64.
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS next to _POSIX_C_SOURCE */
 
@@ -1517,6 +1519,7 @@ END_TEST
 /* ------------------------------------------------------------------------- */
 
 static int grid_lo = 1, grid_hi = 64;
+static smm_isa grid_isa = SMM_ISA_AUTO; /* AUTO: every path this machine runs */
 
 enum { FG_MN = 64, FG_K = 128, FG_BATCH = 16 };
 
@@ -1524,9 +1527,14 @@ START_TEST(test_full_grid)
 {
     static const int64_t ks[] = { 1, 16, 32, 64, 128 };
     /* Every path, the portable one included, gets the whole grid: natively (Release, 2 cores) the two
-       ctest entries take well under a minute each. */
+       ctest entries take well under a minute each. --full-grid LO HI ISA checks that path only (the
+       emulated NEON runs of the cross build). */
     smm_isa isas[4];
-    const int nisa = test_supported_isas(isas);
+    int nisa = test_supported_isas(isas);
+    if (grid_isa != SMM_ISA_AUTO) {
+        isas[0] = grid_isa;
+        nisa = 1;
+    }
     long long count[4] = { 0, 0, 0, 0 };
 
     /* a fixed pool of small integers; A_i(r, p), B_i(p, j), C(r, j) are read from it for every shape */
@@ -1704,18 +1712,26 @@ static Suite *full_grid_suite(void)
 
 int main(int argc, char **argv)
 {
-    /* test_brgemm --full-grid LO HI: the seed-003 grid for LO <= M <= HI */
-    if (argc == 4 && strcmp(argv[1], "--full-grid") == 0) {
+    /* test_brgemm --full-grid LO HI [ISA]: the seed-003 grid for LO <= M <= HI (on path ISA only) */
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "--full-grid") == 0) {
         grid_lo = atoi(argv[2]);
         grid_hi = atoi(argv[3]);
         if (grid_lo < 1 || grid_hi > FG_MN || grid_lo > grid_hi) {
             fprintf(stderr, "test_brgemm: --full-grid LO HI needs 1 <= LO <= HI <= %d\n", FG_MN);
             return 2;
         }
+        static const smm_isa paths[] = { SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+        for (int i = 0; argc == 5 && i < 4; i++)
+            if (strcmp(argv[4], smm_isa_name(paths[i])) == 0)
+                grid_isa = paths[i];
+        if (argc == 5 && (grid_isa == SMM_ISA_AUTO || !smm_isa_supported(grid_isa))) {
+            fprintf(stderr, "test_brgemm: --full-grid: '%s' is not a path this machine runs\n", argv[4]);
+            return 2;
+        }
         return test_run_suite(full_grid_suite());
     }
     if (argc != 1) {
-        fprintf(stderr, "usage: test_brgemm [--full-grid LO HI]\n");
+        fprintf(stderr, "usage: test_brgemm [--full-grid LO HI [ISA]]\n");
         return 2;
     }
     const char *full = getenv("SKETCHMM_BRGEMM_FULL_GRID");
