@@ -98,48 +98,13 @@ static void shape_band(gen *g, int rows, band_shape *s)
 /* rd := rn + v (v >= 0; large values through a scratch register). */
 static void add_const(gen *g, int rd, int rn, int64_t v)
 {
-    if (v < 0) {
-        g->b->failed = 1;
-        return;
-    }
-    if (v <= 4095 || (v % 4096 == 0 && v / 4096 <= 4095)) {
-        if (v != 0 || rd != rn)
-            a64_addsub_imm(g->b, A64_ADD_IMM, rd, rn, v);
-    } else {
-        a64_mov_imm(g->b, R_T1, (uint64_t)v);
-        a64_rrr(g->b, A64_ADD_REG, rd, rn, R_T1);
-    }
-}
-
-/*
- * A load or store of s, d or q register r at [base + off] (off >= 0): the
- * scaled form when it reaches, else through a scratch address.
- */
-static void mem_at(gen *g, a64_op op, int size, int r, int base, int64_t off)
-{
-    if (off % size == 0 && off / size <= 4095) {
-        a64_mem(g->b, op, r, base, off);
-    } else {
-        add_const(g, R_T0, base, off);
-        a64_mem(g->b, op, r, R_T0, 0);
-    }
+    a64_add_const(g->b, rd, rn, v, R_T1);
 }
 
 /* Piece p of a column at [base + p->off * 4] into or out of register r: q, s, d, or d and lane 2. */
 static void move_piece(gen *g, int store, const piece *p, int r, int base)
 {
-    const int64_t off = (int64_t)p->off * 4;
-    switch (p->live) {
-    case 4: mem_at(g, store ? A64_STR_Q : A64_LDR_Q, 16, r, base, off); break;
-    case 1: mem_at(g, store ? A64_STR_S : A64_LDR_S, 4, r, base, off); break;
-    default:
-        mem_at(g, store ? A64_STR_D : A64_LDR_D, 8, r, base, off);
-        if (p->live == 3) {
-            add_const(g, R_T0, base, off + 8);
-            a64_mem_lane(g->b, store ? A64_ST1_LANE_S : A64_LD1_LANE_S, r, 2, R_T0);
-        }
-        break;
-    }
+    a64_move_floats(g->b, store, p->live, r, base, (int64_t)p->off * 4, R_T0, R_T1);
 }
 
 static int acc_reg(int nb, int v, int j)

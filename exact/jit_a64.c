@@ -229,6 +229,53 @@ void a64_mov_imm(jit_buf *b, int rd, uint64_t imm)
         a64_movw(b, A64_MOVZ, rd, 0, 0);
 }
 
+void a64_add_const(jit_buf *b, int rd, int rn, int64_t v, int scratch)
+{
+    if (v < 0) {
+        b->failed = 1;
+        return;
+    }
+    if (v <= 4095 || (v % 4096 == 0 && v / 4096 <= 4095)) {
+        if (v != 0 || rd != rn)
+            a64_addsub_imm(b, A64_ADD_IMM, rd, rn, v);
+    } else {
+        a64_mov_imm(b, scratch, (uint64_t)v);
+        a64_rrr(b, A64_ADD_REG, rd, rn, scratch);
+    }
+}
+
+void a64_mem_far(jit_buf *b, a64_op op, int rt, int base, int64_t off, int scratch, int scratch2)
+{
+    if ((unsigned)op >= A64_OP_COUNT || rows[op].layout != LAYOUT_LS_UIMM) {
+        b->failed = 1;
+        return;
+    }
+    const int64_t size = rows[op].scale;
+    if (off >= 0 && off % size == 0 && off / size <= 4095) {
+        a64_mem(b, op, rt, base, off);
+    } else {
+        a64_add_const(b, scratch, base, off, scratch2);
+        a64_mem(b, op, rt, scratch, 0);
+    }
+}
+
+void a64_move_floats(jit_buf *b, int store, int n, int r, int base, int64_t off, int scratch, int scratch2)
+{
+    if (n == 4) {
+        a64_mem_far(b, store ? A64_STR_Q : A64_LDR_Q, r, base, off, scratch, scratch2);
+    } else if (n == 1) {
+        a64_mem_far(b, store ? A64_STR_S : A64_LDR_S, r, base, off, scratch, scratch2);
+    } else if (n == 2 || n == 3) {
+        a64_mem_far(b, store ? A64_STR_D : A64_LDR_D, r, base, off, scratch, scratch2);
+        if (n == 3) {
+            a64_add_const(b, scratch, base, off + 8, scratch2);
+            a64_mem_lane(b, store ? A64_ST1_LANE_S : A64_LD1_LANE_S, r, 2, scratch);
+        }
+    } else {
+        b->failed = 1;
+    }
+}
+
 void a64_pair(jit_buf *b, a64_op op, int rt, int rt2, int rn, int64_t imm)
 {
     const a64_row *r = row_of(b, op, LAYOUT_PAIR);

@@ -83,6 +83,21 @@ void a64_addsub_imm(jit_buf *b, a64_op op, int rd, int rn, int64_t imm);
 void a64_movw(jit_buf *b, a64_op op, int rd, uint32_t imm16, int hw);
 /* xd := imm (movz and movk as needed). */
 void a64_mov_imm(jit_buf *b, int rd, uint64_t imm);
+/* xd := xn + v for any v >= 0: one add (lsl 12) when v fits, else v through register scratch. */
+void a64_add_const(jit_buf *b, int rd, int rn, int64_t v, int scratch);
+/*
+ * A load or store of an unsigned-offset row (A64_LDR_S .. A64_STR_Q, A64_LDR_X)
+ * at [base + off] for any off >= 0: the scaled immediate when it reaches,
+ * else the address in register scratch (and the constant in scratch2).
+ */
+void a64_mem_far(jit_buf *b, a64_op op, int rt, int base, int64_t off, int scratch, int scratch2);
+/*
+ * n (1..4) floats at [base + off] (off >= 0) into the low lanes of SIMD
+ * register r (the others zeroed, lane 3 kept for n == 3) or out of them:
+ * ldr/str q, s, d, or d and lane 2 (ld1 / st1); far offsets through scratch
+ * and scratch2.
+ */
+void a64_move_floats(jit_buf *b, int store, int n, int r, int base, int64_t off, int scratch, int scratch2);
 /* stp rt, rt2, [xn, #imm]! / ldp rt, rt2, [xn], #imm: imm a multiple of 8 in -512 .. 504. */
 void a64_pair(jit_buf *b, a64_op op, int rt, int rt2, int rn, int64_t imm);
 

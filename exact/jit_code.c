@@ -14,8 +14,9 @@
 #define MFD_EXEC 0x0010U /* Linux 6.3: the memfd may be mapped executable (vm.memfd_noexec) */
 #endif
 
-/* 0: nothing known; SMM_ERR_NO_EXEC_MEMORY once refused (kept for the process). */
-static atomic_int refused;
+/* 0: nothing known yet; 1: code was made; SMM_ERR_NO_EXEC_MEMORY once refused (kept for the process). */
+static atomic_int exec_state;
+#define EXEC_WORKS 1
 
 static size_t page_round(size_t n)
 {
@@ -92,7 +93,7 @@ smm_status jit_code_make(const jit_buf *b, jit_code *out)
     out->mapped = 0;
     if (b->failed || b->len == 0)
         return SMM_ERR_NO_MEMORY;
-    if (atomic_load_explicit(&refused, memory_order_relaxed) != 0)
+    if (atomic_load_explicit(&exec_state, memory_order_relaxed) == (int)SMM_ERR_NO_EXEC_MEMORY)
         return SMM_ERR_NO_EXEC_MEMORY;
     const size_t size = page_round(b->len);
     void *exec = NULL;
@@ -103,12 +104,14 @@ smm_status jit_code_make(const jit_buf *b, jit_code *out)
         if (!make_memfd(b, size, &exec, &err)) {
             if (!is_refusal(err))
                 return SMM_ERR_NO_MEMORY;
-            atomic_store(&refused, (int)SMM_ERR_NO_EXEC_MEMORY);
+            atomic_store(&exec_state, (int)SMM_ERR_NO_EXEC_MEMORY);
             return SMM_ERR_NO_EXEC_MEMORY;
         }
     }
     /* the one path every kernel takes: make the new instructions visible to instruction fetch */
     __builtin___clear_cache((char *)exec, (char *)exec + b->len);
+    if (atomic_load_explicit(&exec_state, memory_order_relaxed) == 0)
+        atomic_store(&exec_state, EXEC_WORKS);
     out->exec = exec;
     out->mapped = size;
     return SMM_OK;
@@ -124,9 +127,9 @@ void jit_code_free(jit_code *c)
 
 smm_status jit_code_status(void)
 {
-    const int known = atomic_load(&refused);
+    const int known = atomic_load(&exec_state);
     if (known != 0)
-        return (smm_status)known;
+        return known == EXEC_WORKS ? SMM_OK : (smm_status)known;
     /* a probe: one byte that is a return instruction on x86-64; four zero bytes elsewhere (never run) */
     jit_buf b = { 0 };
     jit_emit32(&b, 0xC3u);
