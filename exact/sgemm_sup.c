@@ -40,6 +40,10 @@ smm_status sgemm_sup_run(const sgemm_kernels *t, int threads, int64_t m, int64_t
         b = copy;
         rsb = n;
     }
+    if (sgemm_sup_generated(t, threads, m, n, k, alpha, A, b, rsb, beta, C, ldc)) {
+        smm_aligned_free(copy);
+        return SMM_OK;
+    }
 
     const int mr = t->mr, nr = t->nr;
     const int64_t row_tiles = (m + mr - 1) / mr, col_tiles = (n + nr - 1) / nr;

@@ -18,9 +18,11 @@
  * Products of at most sup_max_macs multiply-adds (160^3, about 4.1 million)
  * skip packing and run the target's small-product kernel on the operands as
  * they are: measured on an Ice Lake core, packing costs a third of the time
- * at n = 64 and stops losing to the unpacked kernel near n = 192. The
- * scalar and NEON targets have none (sgemm_sup_scalar in sgemm_target.h
- * says why the scalar twin is not the scalar target's).
+ * at n = 64 and stops losing to the unpacked kernel near n = 192. NEON
+ * takes the same bound (not measured on AArch64 hardware; its small
+ * products run generated code where generation is on). The scalar target
+ * has none (sgemm_sup_scalar in sgemm_target.h says why the scalar twin is
+ * not the scalar target's).
  */
 #include "sgemm_target.h"
 
@@ -35,7 +37,7 @@ static const sgemm_kernels table[SMM_ISA_COUNT] = {
 #endif
 #if defined(__aarch64__)
     [SMM_ISA_NEON] = { { "neon_8x12", 0 }, 8, 12, 192, 256, 4092, sgemm_kernel_neon_8x12,
-                       sgemm_pack_lines_scalar, NULL, 0.0 },
+                       sgemm_pack_lines_scalar, sgemm_sup_neon_8x12, 160.0 * 160.0 * 160.0 },
 #endif
 };
 

@@ -11,6 +11,8 @@
  *   one kernel per description and right results;
  * - W^X: the page of a generated kernel is read+execute, and no mapping of
  *   the process is writable and executable at once;
+ * - exact_sgemm's small products on generated kernels: the bits of the
+ *   precompiled small-product kernels;
  * - a system that refuses executable memory (a seccomp filter that fails
  *   mmap and mprotect with PROT_EXEC, in a child process): plans are
  *   created, say why they are precompiled, and compute the right result;
@@ -39,6 +41,7 @@
 #include "exact/brgemm_jit.h"
 #include "exact/jit_cache.h"
 #include "sketchmm/brgemm.h"
+#include "sketchmm/exact.h"
 #include "sketchmm/jit.h"
 
 /* The paths of this machine that have a BRGEMM generator. */
@@ -372,6 +375,83 @@ START_TEST(test_write_xor_execute)
 END_TEST
 
 /* ------------------------------------------------------------------------- */
+/* Small products of exact_sgemm on generated kernels.                        */
+/* ------------------------------------------------------------------------- */
+
+/*
+ * exact_sgemm's small products (one thread's worth, under the path's bound
+ * for unpacked kernels) run generated kernels where generation is on: the
+ * same bits as with it off (the precompiled small-product kernels), for both
+ * layouts, every transpose pair, every update mode (beta == 0 with NaN and
+ * Inf in C), edge sizes of every register tile, padded leading dimensions.
+ */
+START_TEST(test_small_sgemm)
+{
+    smm_isa isas[3];
+    const int nisa = generating_isas(isas);
+    static const int64_t sizes[] = { 1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 15, 16, 17, 24, 31, 32, 33, 47, 48, 63, 64 };
+    static const float ab[][2] = { { 1.0f, 1.0f }, { 1.0f, 0.0f }, { -2.0f, 0.0f }, { 0.5f, 1.0f }, { 1.0f, -1.5f } };
+    const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
+    uint64_t rng = 4242;
+    int compared = 0;
+    ck_assert_int_eq(smm_set_num_threads(1), SMM_OK);
+    for (int t = 0; t < 160; t++) {
+        const int64_t m = sizes[t % nsizes], n = sizes[test_rng_next(&rng) % (uint64_t)nsizes];
+        const int64_t k = sizes[test_rng_next(&rng) % (uint64_t)nsizes];
+        const smm_layout layout = test_rng_next(&rng) & 1 ? SMM_ROW_MAJOR : SMM_COL_MAJOR;
+        const smm_trans ta = test_rng_next(&rng) & 1 ? SMM_TRANS : SMM_NO_TRANS;
+        const smm_trans tb = test_rng_next(&rng) & 1 ? SMM_TRANS : SMM_NO_TRANS;
+        const int pair = (int)(test_rng_next(&rng) % 5);
+        const float alpha = ab[pair][0], beta = ab[pair][1];
+        /* stored shapes: op(A) m x k, op(B) k x n, C m x n, each padded by a few elements */
+        const int64_t ar = ta == SMM_NO_TRANS ? m : k, ac = ta == SMM_NO_TRANS ? k : m;
+        const int64_t br = tb == SMM_NO_TRANS ? k : n, bc = tb == SMM_NO_TRANS ? n : k;
+        const int row = layout == SMM_ROW_MAJOR;
+        const int64_t lda = (row ? ac : ar) + 3, ldb = (row ? bc : br) + 1, ldc = (row ? n : m) + 2;
+        const int64_t sa = (row ? ar : ac) * lda, sb = (row ? br : bc) * ldb, sc = (row ? m : n) * ldc;
+        float *A = malloc((size_t)sa * sizeof(float)), *B = malloc((size_t)sb * sizeof(float));
+        float *C0 = malloc((size_t)sc * sizeof(float)), *got = malloc((size_t)sc * sizeof(float));
+        float *want = malloc((size_t)sc * sizeof(float));
+        ck_assert(A && B && C0 && got && want);
+        test_fill_uniform(A, sa, &rng);
+        test_fill_uniform(B, sb, &rng);
+        test_fill_uniform(C0, sc, &rng);
+        if (beta == 0.0f)
+            for (int64_t x = 0; x < sc; x += 3)
+                C0[x] = x % 2 ? NAN : INFINITY;
+        for (int ii = 0; ii < nisa; ii++) {
+            ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+            for (int jit = 1; jit >= 0; jit--) {
+                float *C = jit ? got : want;
+                memcpy(C, C0, (size_t)sc * sizeof(float));
+                ck_assert_int_eq(smm_set_jit(jit), SMM_OK);
+                const smm_jit_stats before = stats_now();
+                ck_assert_int_eq(exact_sgemm(layout, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), SMM_OK);
+                const smm_jit_stats after = stats_now();
+                /* with generation on, a kernel was made or found (the resident cache) */
+                ck_assert_int_eq(after.generated + after.hits > before.generated + before.hits, jit);
+            }
+            for (int64_t x = 0; x < sc; x++)
+                if (memcmp(&got[x], &want[x], sizeof(float)) != 0)
+                    ck_abort_msg("%s %s %c%c m=%lld n=%lld k=%lld alpha=%g beta=%g: C[%lld] = %a generated, %a "
+                                 "precompiled",
+                                 smm_isa_name(isas[ii]), row ? "row" : "col", ta == SMM_TRANS ? 'T' : 'N',
+                                 tb == SMM_TRANS ? 'T' : 'N', (long long)m, (long long)n, (long long)k,
+                                 (double)alpha, (double)beta, (long long)x, (double)got[x], (double)want[x]);
+            compared++;
+        }
+        free(A);
+        free(B);
+        free(C0);
+        free(got);
+        free(want);
+    }
+    ck_assert_int_eq(compared, 160 * nisa);
+    test_restore_defaults();
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
 /* A system that refuses executable memory.                                   */
 /* ------------------------------------------------------------------------- */
 
@@ -464,6 +544,7 @@ static Suite *jit_suite(void)
     tcase_add_test(tc, test_cache_bound);
     tcase_add_test(tc, test_cache_threads);
     tcase_add_test(tc, test_write_xor_execute);
+    tcase_add_test(tc, test_small_sgemm);
     tcase_add_test(tc, test_no_exec_memory);
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);
