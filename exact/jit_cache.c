@@ -9,6 +9,7 @@
  * and bounded by the table size.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,8 +141,52 @@ static smm_status build(jit_writer write, const void *key, size_t len, uint64_t 
     return SMM_OK;
 }
 
+static smm_status kernel_get(jit_writer write, const void *key, size_t key_len, jit_lifetime life,
+                             const jit_kernel **out);
+
+/*
+ * Each thread's last few resident kernels, looked up before the table (no
+ * lock, no hash): a call without a plan (unary_apply, a small exact_sgemm)
+ * finds the kernel of a repeated shape in a few compares. Safe because
+ * resident kernels, their keys included, are never freed.
+ */
+#define RECENT 4
+static _Thread_local const jit_kernel *recent[RECENT];
+static _Thread_local unsigned recent_next;
+static atomic_llong recent_hits; /* counted apart from stats.hits: no lock taken */
+
+static const jit_kernel *recent_find(jit_writer write, const void *key, size_t len)
+{
+    for (int i = 0; i < RECENT; i++) {
+        const jit_kernel *k = recent[i];
+        if (k != NULL && k->writer == write && k->key_len == len && memcmp(k->key, key, len) == 0)
+            return k;
+    }
+    return NULL;
+}
+
+static void recent_add(const jit_kernel *k)
+{
+    recent[recent_next++ % RECENT] = k;
+}
+
 smm_status jit_kernel_get(jit_writer write, const void *key, size_t key_len, jit_lifetime life,
                           const jit_kernel **out)
+{
+    *out = life == JIT_RESIDENT ? recent_find(write, key, key_len) : NULL;
+    if (*out != NULL) {
+        atomic_fetch_add_explicit(&recent_hits, 1, memory_order_relaxed);
+        return SMM_OK;
+    }
+    const smm_status s = kernel_get(write, key, key_len, life, out);
+    if (s == SMM_OK && life == JIT_RESIDENT)
+        recent_add(*out);
+    return s;
+}
+
+/* jit_kernel_get without the thread's recent kernels: the table, or a new kernel. */
+static smm_status kernel_get(jit_writer write, const void *key, size_t key_len, jit_lifetime life,
+                             const jit_kernel **out)
 {
     *out = NULL;
     const uint64_t hash = hash_of(write, key, key_len);
@@ -243,6 +288,7 @@ void smm_jit_get_stats(smm_jit_stats *out)
     pthread_mutex_lock(&lock);
     *out = stats;
     pthread_mutex_unlock(&lock);
+    out->hits += atomic_load_explicit(&recent_hits, memory_order_relaxed);
 }
 
 smm_status smm_jit_status(void)
