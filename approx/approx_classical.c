@@ -40,7 +40,7 @@
 #include <xxhash.h>
 
 #include "approx/approx_classical.h"
-#include "approx/approx_plan.h"
+#include "approx/approx_scale.h"
 #include "exact/sgemm.h"
 
 /* ------------------------------------------------------------------------
@@ -85,12 +85,7 @@ void classical_view_matrix(int64_t rows, int64_t cols, int64_t rs, int64_t cs, s
     }
 }
 
-/*
- * SMM_ERR_NON_FINITE when one of the rows x cols floats of the row-major
- * factor p (leading dimension cols) is NaN or Inf, i.e. its sketch
- * overflowed; SMM_OK otherwise.
- */
-static smm_status factor_finite(const smm_context *ctx, const float *p, int64_t rows, int64_t cols)
+smm_status classical_factor_finite(const smm_context *ctx, const float *p, int64_t rows, int64_t cols)
 {
     const approx_vectors v = { SMM_ROW_MAJOR, rows, p, cols };
     return approx_check_finite(ctx, &v, cols);
@@ -100,16 +95,7 @@ static smm_status factor_finite(const smm_context *ctx, const float *p, int64_t 
  * States
  * ------------------------------------------------------------------------ */
 
-typedef struct {
-    int64_t s;                              /* sketch dimension */
-    const classical_sketch_ops *sketch_ops; /* b state of a linear sketch: its S */
-    void *sketch;
-    double *coord_norms; /* b state of column-row sampling: norms of op(B)'s rows */
-    float *as;           /* a state: AS, m x s row-major */
-    float *sb;           /* SB, s x n row-major: b state of a linear sketch, a state of column-row sampling */
-} classical_state;
-
-static void classical_free_state(void *state)
+void classical_free_state(void *state)
 {
     classical_state *st = state;
     if (st == NULL)
@@ -122,7 +108,7 @@ static void classical_free_state(void *state)
     smm_aligned_free(st);
 }
 
-static classical_state *classical_new_state(int64_t s, smm_status *status)
+classical_state *classical_new_state(int64_t s, smm_status *status)
 {
     classical_state *st = classical_alloc(1, 1, sizeof *st, status);
     if (st != NULL)
@@ -130,8 +116,7 @@ static classical_state *classical_new_state(int64_t s, smm_status *status)
     return st;
 }
 
-/* Hand a finished state out, or free it when something failed. */
-static smm_status classical_finish_state(classical_state *st, smm_status status, void **state)
+smm_status classical_finish_state(classical_state *st, smm_status status, void **state)
 {
     if (status != SMM_OK) {
         classical_free_state(st);
@@ -145,26 +130,15 @@ static smm_status classical_finish_state(classical_state *st, smm_status status,
  * Linear sketches: S from (method, seed, k, s); SB once per plan
  * ------------------------------------------------------------------------ */
 
-static const classical_sketch_ops *linear_sketch_of(sketch_method method)
-{
-    switch (method) {
-    case SKETCH_GAUSSIAN_PROJECTION: return &classical_gaussian_sketch;
-    case SKETCH_SRHT: return &classical_srht_sketch;
-    case SKETCH_COUNTSKETCH: return &classical_countsketch_sketch;
-    case SKETCH_LOWRANK: return &classical_lowrank_sketch;
-    default: return NULL;
-    }
-}
-
 static smm_status linear_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
 {
     *state = NULL;
     smm_status status = SMM_OK;
     const int64_t n = b->cols.count;
-    classical_state *st = classical_new_state(b->opts.sketch_dim, &status);
+    classical_state *st = classical_new_state(b->opts.size, &status);
     if (st == NULL)
         return status;
-    st->sketch_ops = linear_sketch_of(b->opts.method);
+    st->sketch_ops = b->method->impl; /* the method's S (its registry entry) */
     const classical_data data = { &b->cols, b->opts.energy };
     status = st->sketch_ops->create(ctx, &data, b->k, &st->s, b->opts.seed, &st->sketch);
     if (status == SMM_OK)
@@ -174,7 +148,7 @@ static smm_status linear_sketch_b(const smm_context *ctx, const approx_b_side *b
         status = st->sketch_ops->apply(ctx, st->sketch, &b->cols, sb);
     }
     if (status == SMM_OK)
-        status = factor_finite(ctx, st->sb, st->s, n);
+        status = classical_factor_finite(ctx, st->sb, st->s, n);
     return classical_finish_state(st, status, state);
 }
 
@@ -194,49 +168,7 @@ static smm_status linear_sketch_a(const smm_context *ctx, const approx_b_side *b
         status = bs->sketch_ops->apply(ctx, bs->sketch, rows_a, as);
     }
     if (status == SMM_OK)
-        status = factor_finite(ctx, st->as, rows_a->count, st->s);
-    return classical_finish_state(st, status, a_state);
-}
-
-/* ------------------------------------------------------------------------
- * Column-row sampling: op(B)'s row norms per plan, S drawn per product
- * ------------------------------------------------------------------------ */
-
-static smm_status cr_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
-{
-    *state = NULL;
-    smm_status status = SMM_OK;
-    classical_state *st = classical_new_state(b->opts.sketch_dim, &status);
-    if (st == NULL)
-        return status;
-    st->coord_norms = classical_alloc(b->k, 1, sizeof(double), &status);
-    if (status == SMM_OK)
-        cr_coordinate_norms(ctx, &b->cols, b->k, st->coord_norms);
-    return classical_finish_state(st, status, state);
-}
-
-static smm_status cr_sketch_a(const smm_context *ctx, const approx_b_side *b, const void *b_state,
-                              const approx_vectors *rows_a, void **a_state)
-{
-    *a_state = NULL;
-    const classical_state *bs = b_state;
-    smm_status status = SMM_OK;
-    classical_state *st = classical_new_state(bs->s, &status);
-    if (st == NULL)
-        return status;
-    double *a_norms = classical_alloc(b->k, 1, sizeof(double), &status);
-    st->as = classical_alloc(rows_a->count, st->s, sizeof(float), &status);
-    st->sb = classical_alloc(st->s, b->cols.count, sizeof(float), &status);
-    if (status == SMM_OK) {
-        cr_coordinate_norms(ctx, rows_a, b->k, a_norms);
-        status = cr_sample_factors(ctx, rows_a, a_norms, &b->cols, bs->coord_norms, b->k, st->s, b->opts.seed,
-                                   st->as, st->sb);
-    }
-    if (status == SMM_OK)
-        status = factor_finite(ctx, st->as, rows_a->count, st->s);
-    if (status == SMM_OK)
-        status = factor_finite(ctx, st->sb, st->s, b->cols.count);
-    smm_aligned_free(a_norms);
+        status = classical_factor_finite(ctx, st->as, rows_a->count, st->s);
     return classical_finish_state(st, status, a_state);
 }
 
@@ -251,7 +183,7 @@ static const float *factor_sb(const void *b_state, const void *a_state)
     return as->sb != NULL ? as->sb : bs->sb;
 }
 
-static smm_status classical_estimate(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+smm_status classical_estimate(const smm_context *ctx, const approx_b_side *b, const void *b_state,
                                      const void *a_state, const approx_problem *p)
 {
     (void)b;
@@ -266,20 +198,10 @@ static smm_status classical_estimate(const smm_context *ctx, const approx_b_side
                             p->beta, p->C, ldc);
 }
 
-static size_t classical_block_work_bytes(const approx_b_side *b, const void *b_state, int64_t rows, int64_t cols)
+void classical_estimate_block(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+                              const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
+                              int64_t ldo)
 {
-    (void)b;
-    (void)b_state;
-    (void)rows;
-    (void)cols;
-    return 0;
-}
-
-static void classical_estimate_block(const smm_context *ctx, const approx_b_side *b, const void *b_state,
-                                     const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols,
-                                     float *out, int64_t ldo, void *work)
-{
-    (void)work;
     const classical_state *as = a_state;
     const int64_t n = b->cols.count, s = as->s;
     const float *as_rows = as->as + i0 * s;                  /* rows i0 .. of AS */
@@ -298,22 +220,15 @@ static void classical_estimate_block(const smm_context *ctx, const approx_b_side
 }
 
 /* ------------------------------------------------------------------------
- * The method tables
+ * The linear sketches' operations and facts
  * ------------------------------------------------------------------------ */
 
-static const approx_method_ops linear_sketch_ops = {
-    linear_sketch_b, linear_sketch_a, classical_estimate, classical_block_work_bytes, classical_estimate_block,
-    classical_free_state,
+const approx_method_ops classical_linear_ops = {
+    linear_sketch_b, linear_sketch_a, classical_estimate, classical_estimate_block, classical_free_state,
 };
 
-static const approx_method_ops cr_sampling_ops = {
-    cr_sketch_b, cr_sketch_a, classical_estimate, classical_block_work_bytes, classical_estimate_block,
-    classical_free_state,
-};
-
-const approx_method_ops *approx_classical_ops(sketch_method method)
+int64_t classical_encoded_bytes(sketch_method id, int32_t s, int64_t k)
 {
-    if (method == SKETCH_CR_SAMPLING)
-        return &cr_sampling_ops;
-    return linear_sketch_of(method) != NULL ? &linear_sketch_ops : NULL;
+    (void)id, (void)k;
+    return 4 * (int64_t)s;
 }

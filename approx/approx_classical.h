@@ -6,13 +6,16 @@
  * All four estimate op(A) op(B) as the product of two sketched factors,
  *   C ~ AS * SB,   AS = op(A) S (m x s),   SB = S^T op(B) (s x n),
  * for a random k x s matrix S. approx_classical.c owns that shared part (the
- * states, the allocation of the factors and the one exact_sgemm product);
- * each method's file says only how its S is drawn and applied:
- *   approx_gaussian.c, approx_srht.c, approx_countsketch.c: a linear sketch
- *     S drawn once per plan from the seed alone (classical_sketch_ops);
+ * states, the allocation of the factors, the one exact_sgemm product, and the
+ * operations of the linear sketches); each method's file says only how its
+ * S is drawn and applied, and holds its registry entry (approx_method.h):
+ *   approx_gaussian.c, approx_srht.c, approx_countsketch.c, approx_lowrank.c:
+ *     a linear sketch S drawn once per plan (classical_sketch_ops, the
+ *     entry's impl; lowrank's from op(B) itself), run by classical_linear_ops;
  *   approx_cr_sampling.c: S depends on both operands (its sampling
  *     distribution uses the norms of op(A)'s columns and op(B)'s rows), so
- *     it is drawn per product and builds both factors at once.
+ *     it is drawn per product and builds both factors at once: its own
+ *     sketch_b and sketch_a on the shared states and product.
  *
  * Randomness: every random choice is a pure function of a derived seed
  * classical_seed(domain, seed) and an index, hashed with XXH3; each method
@@ -25,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "approx/approx_problem.h"
+#include "approx/approx_method.h"
 
 /* ---- shared helpers (approx_classical.c) ---- */
 
@@ -57,6 +60,39 @@ typedef struct {
  */
 void classical_view_matrix(int64_t rows, int64_t cols, int64_t rs, int64_t cs, smm_layout *layout, int64_t *ld);
 
+/* ---- the states and the product AS * SB (approx_classical.c) ---- */
+
+/* One struct for both sides (see approx_classical.c). */
+typedef struct {
+    int64_t s;                                    /* sketch dimension */
+    const struct classical_sketch_ops *sketch_ops; /* b state of a linear sketch: its S */
+    void *sketch;
+    double *coord_norms; /* b state of column-row sampling: norms of op(B)'s rows */
+    float *as;           /* a state: AS, m x s row-major */
+    float *sb;           /* SB, s x n row-major: b state of a linear sketch, a state of column-row sampling */
+} classical_state;
+
+/* A zeroed state of sketch dimension s, or NULL with *status set. */
+classical_state *classical_new_state(int64_t s, smm_status *status);
+/* Hand a finished state out (*state), or free it when status is not SMM_OK; returns status. */
+smm_status classical_finish_state(classical_state *st, smm_status status, void **state);
+/* approx_method_ops.free_state of every classical method. */
+void classical_free_state(void *state);
+/*
+ * SMM_ERR_NON_FINITE when one of the rows x cols floats of the row-major
+ * factor p (leading dimension cols) is NaN or Inf, i.e. its sketch
+ * overflowed; SMM_OK otherwise.
+ */
+smm_status classical_factor_finite(const smm_context *ctx, const float *p, int64_t rows, int64_t cols);
+/* approx_method_ops.estimate and .estimate_block: AS * SB (SB the a state's when it has one, else the plan's). */
+smm_status classical_estimate(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+                              const void *a_state, const approx_problem *p);
+void classical_estimate_block(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+                              const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
+                              int64_t ldo);
+/* approx_method.encoded_bytes of the sketched-factor methods: s floats. */
+int64_t classical_encoded_bytes(sketch_method id, int32_t s, int64_t k);
+
 /* ---- linear sketches: S fixed by (method, seed, k, s), or made from the data ---- */
 
 /* What a data-aware sketch is made from (the oblivious ones get NULL or ignore it). */
@@ -65,7 +101,7 @@ typedef struct {
     double energy;              /* approx_options.energy: 0, or the fraction of ||op(B)||_F^2 to capture */
 } classical_data;
 
-typedef struct {
+typedef struct classical_sketch_ops {
     /*
      * Draw S (dimension k >= 1, sketch dimension *s >= 1) of `seed` (the
      * user's seed; the method derives its own domains) into *sketch, with
@@ -97,14 +133,11 @@ typedef struct {
 smm_status classical_matrix_apply(const smm_context *ctx, const float *S, int64_t k, int64_t s,
                                   const approx_vectors *v, classical_view out);
 
-/* S = G / sqrt(s), G i.i.d. N(0, 1) (approx_gaussian.c). */
+/* The operations of every linear sketch (its S from the registry entry's impl): SB per plan, AS per product. */
+extern const approx_method_ops classical_linear_ops;
+
+/* S = G / sqrt(s), G i.i.d. N(0, 1) (approx_gaussian.c; lowrank's range finder draws its test matrix with it). */
 extern const classical_sketch_ops classical_gaussian_sketch;
-/* S = D H P / sqrt(s): random signs, Walsh-Hadamard, s sampled coordinates (approx_srht.c). */
-extern const classical_sketch_ops classical_srht_sketch;
-/* S[t][h(t)] = sigma(t), zero elsewhere (approx_countsketch.c). */
-extern const classical_sketch_ops classical_countsketch_sketch;
-/* S = V, an orthonormal basis of op(B)'s dominant column space from a randomized range finder (approx_lowrank.c). */
-extern const classical_sketch_ops classical_lowrank_sketch;
 
 /* ---- column-row sampling (approx_cr_sampling.c) ---- */
 

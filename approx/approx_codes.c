@@ -12,7 +12,7 @@
 #include <math.h>
 #include <omp.h>
 
-#include "approx/approx_problem.h"
+#include "approx/approx_method.h"
 #include "sketch/crosspolytope.h"
 #include "sketch/hamming_kernels.h"
 #include "sketch/simhash.h"
@@ -78,7 +78,7 @@ static smm_status encode_set(const smm_context *ctx, sketch_method method, const
     out->count = v->count;
     out->codes = out->panels = NULL;
     out->norms = NULL;
-    smm_status s = sketch_code_words(method, dim, opts->bits, &words);
+    smm_status s = sketch_code_words(method, dim, opts->size, &words);
     if (s != SMM_OK)
         return s;
     out->words = words;
@@ -92,7 +92,7 @@ static smm_status encode_set(const smm_context *ctx, sketch_method method, const
         code_set_free(out);
         return SMM_ERR_NO_MEMORY;
     }
-    s = sketch_encode_with(ctx, method, v->layout, v->count, dim, v->data, v->ld, opts->bits, opts->seed, out->codes,
+    s = sketch_encode_with(ctx, method, v->layout, v->count, dim, v->data, v->ld, opts->size, opts->seed, out->codes,
                            words, out->norms);
     if (s == SMM_OK && method != SKETCH_CROSSPOLYTOPE)
         s = pack_panels(ctx, out);
@@ -133,7 +133,7 @@ static smm_status codes_sketch_b(const smm_context *ctx, const approx_b_side *b,
     if (st == NULL)
         return SMM_ERR_NO_MEMORY;
     st->method = b->opts.method;
-    const int32_t bits = b->opts.bits;
+    const int32_t bits = b->opts.size;
     int64_t levels = (int64_t)bits + 1; /* Hamming distances 0..bits */
     smm_status s = SMM_OK;
     if (st->method == SKETCH_CROSSPOLYTOPE) {
@@ -290,17 +290,11 @@ static smm_status codes_estimate(const smm_context *ctx, const approx_b_side *b,
     return SMM_OK;
 }
 
-static size_t codes_block_work_bytes(const approx_b_side *b, const void *b_state, int64_t rows, int64_t cols)
-{
-    (void)b, (void)b_state, (void)rows, (void)cols;
-    return 0;
-}
-
 static void codes_estimate_block(const smm_context *ctx, const approx_b_side *b, const void *b_state,
                                  const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
-                                 int64_t ldo, void *work)
+                                 int64_t ldo)
 {
-    (void)b, (void)work;
+    (void)b;
     const codes_b_state *bs = b_state;
     const code_set *a = &((const codes_b_state *)a_state)->set;
     const code_distances d = distances_of(ctx, bs);
@@ -314,18 +308,46 @@ static void codes_estimate_block(const smm_context *ctx, const approx_b_side *b,
 }
 
 static const approx_method_ops codes_ops = {
-    codes_sketch_b, codes_sketch_a, codes_estimate, codes_block_work_bytes, codes_estimate_block, codes_free_state,
+    codes_sketch_b, codes_sketch_a, codes_estimate, codes_estimate_block, codes_free_state,
 };
 
-const approx_method_ops *approx_codes_ops(sketch_method method)
+/* The code in 64-bit words (sketch_code_words: cross-polytope packs fields), and the norm. */
+static int64_t codes_encoded_bytes(sketch_method id, int32_t bits, int64_t k)
 {
-    switch (method) {
-    case SKETCH_SIMHASH:
-    case SKETCH_SIMHASH_ORTHOGONAL:
-    case SKETCH_SIMHASH_STRUCTURED:
-    case SKETCH_CROSSPOLYTOPE:
-        return &codes_ops;
-    default:
-        return NULL;
-    }
+    int64_t words;
+    if (sketch_code_words(id, k, bits, &words) != SMM_OK)
+        return -1;
+    return words * 8 + (int64_t)sizeof(float);
 }
+
+/*
+ * Top-k blocks: CODES_TOPK_ROWS rows against CODES_TOPK_COLS codes, small
+ * enough to stay in L1 between the estimate and the selection that reads it;
+ * each block of codes is read once for all the block's rows.
+ */
+#define CODES_TOPK_ROWS 8
+#define CODES_TOPK_COLS 512
+static topk_shape codes_topk_shape(int32_t bits, int64_t k)
+{
+    (void)bits, (void)k;
+    const topk_shape shape = { CODES_TOPK_ROWS, CODES_TOPK_COLS };
+    return shape;
+}
+
+/* The four entries differ only in their id: the encoder is sketch_encode_with's choice by id. */
+const approx_method approx_method_simhash = {
+    SKETCH_SIMHASH, 256, SKETCH_MAX_BITS, APPROX_SCALE_NONE, 0, codes_encoded_bytes, codes_topk_shape, NULL,
+    &codes_ops, NULL,
+};
+const approx_method approx_method_simhash_orthogonal = {
+    SKETCH_SIMHASH_ORTHOGONAL, 256, SKETCH_MAX_BITS, APPROX_SCALE_NONE, 0, codes_encoded_bytes, codes_topk_shape,
+    NULL, &codes_ops, NULL,
+};
+const approx_method approx_method_simhash_structured = {
+    SKETCH_SIMHASH_STRUCTURED, 256, SKETCH_MAX_BITS, APPROX_SCALE_NONE, 0, codes_encoded_bytes, codes_topk_shape,
+    NULL, &codes_ops, NULL,
+};
+const approx_method approx_method_crosspolytope = {
+    SKETCH_CROSSPOLYTOPE, 256, SKETCH_MAX_BITS, APPROX_SCALE_NONE, 0, codes_encoded_bytes, codes_topk_shape, NULL,
+    &codes_ops, NULL,
+};

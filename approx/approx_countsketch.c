@@ -101,5 +101,10 @@ static smm_status countsketch_apply(const smm_context *ctx, const void *sketch, 
     return SMM_OK;
 }
 
-const classical_sketch_ops classical_countsketch_sketch = { countsketch_create, countsketch_apply,
+static const classical_sketch_ops countsketch_sketch_ops = { countsketch_create, countsketch_apply,
                                                             countsketch_free };
+
+const approx_method approx_method_countsketch = {
+    SKETCH_COUNTSKETCH, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_EACH, 0, classical_encoded_bytes, topk_shape_of_size,
+    NULL, &classical_linear_ops, &countsketch_sketch_ops,
+};

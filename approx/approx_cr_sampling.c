@@ -30,6 +30,10 @@
  * when the terms are very unequal in size. Each entry is the product in
  * double rounded once to float. Everything here is the same on every ISA
  * path and thread count; only the final exact_sgemm rounds per ISA.
+ *
+ * The method: the plan keeps the norms of op(B)'s rows (and op(B) itself,
+ * which each product samples: its entry's reads_b), each product draws S
+ * and builds both factors, multiplied by the shared classical product.
  */
 #include <math.h>
 
@@ -149,3 +153,54 @@ smm_status cr_sample_factors(const smm_context *ctx, const approx_vectors *rows_
     smm_aligned_free(scale_b);
     return SMM_OK;
 }
+
+/* ------------------------------------------------------------------------
+ * Column-row sampling: op(B)'s row norms per plan, S drawn per product
+ * ------------------------------------------------------------------------ */
+
+static smm_status cr_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
+{
+    *state = NULL;
+    smm_status status = SMM_OK;
+    classical_state *st = classical_new_state(b->opts.size, &status);
+    if (st == NULL)
+        return status;
+    st->coord_norms = classical_alloc(b->k, 1, sizeof(double), &status);
+    if (status == SMM_OK)
+        cr_coordinate_norms(ctx, &b->cols, b->k, st->coord_norms);
+    return classical_finish_state(st, status, state);
+}
+
+static smm_status cr_sketch_a(const smm_context *ctx, const approx_b_side *b, const void *b_state,
+                              const approx_vectors *rows_a, void **a_state)
+{
+    *a_state = NULL;
+    const classical_state *bs = b_state;
+    smm_status status = SMM_OK;
+    classical_state *st = classical_new_state(bs->s, &status);
+    if (st == NULL)
+        return status;
+    double *a_norms = classical_alloc(b->k, 1, sizeof(double), &status);
+    st->as = classical_alloc(rows_a->count, st->s, sizeof(float), &status);
+    st->sb = classical_alloc(st->s, b->cols.count, sizeof(float), &status);
+    if (status == SMM_OK) {
+        cr_coordinate_norms(ctx, rows_a, b->k, a_norms);
+        status = cr_sample_factors(ctx, rows_a, a_norms, &b->cols, bs->coord_norms, b->k, st->s, b->opts.seed,
+                                   st->as, st->sb);
+    }
+    if (status == SMM_OK)
+        status = classical_factor_finite(ctx, st->as, rows_a->count, st->s);
+    if (status == SMM_OK)
+        status = classical_factor_finite(ctx, st->sb, st->s, b->cols.count);
+    smm_aligned_free(a_norms);
+    return classical_finish_state(st, status, a_state);
+}
+
+static const approx_method_ops cr_ops = {
+    cr_sketch_b, cr_sketch_a, classical_estimate, classical_estimate_block, classical_free_state,
+};
+
+const approx_method approx_method_cr_sampling = {
+    SKETCH_CR_SAMPLING, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_EACH, 1, classical_encoded_bytes, topk_shape_of_size,
+    NULL, &cr_ops, NULL,
+};

@@ -378,4 +378,9 @@ static smm_status lowrank_apply(const smm_context *ctx, const void *sketch, cons
     return classical_matrix_apply(ctx, lr->V, lr->k, lr->s, v, out);
 }
 
-const classical_sketch_ops classical_lowrank_sketch = { lowrank_create, lowrank_apply, lowrank_free };
+static const classical_sketch_ops lowrank_sketch_ops = { lowrank_create, lowrank_apply, lowrank_free };
+
+const approx_method approx_method_lowrank = {
+    SKETCH_LOWRANK, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_EACH, 0, classical_encoded_bytes, topk_shape_of_size,
+    NULL, &classical_linear_ops, &lowrank_sketch_ops,
+};

@@ -4,7 +4,7 @@
  * kernels (sketch/maddness.h has the trees, prototypes, codes and tables;
  * approx.h the method's math).
  *
- * The plan trains C = sketch_dim codebooks on op(B)'s columns and keeps one
+ * The plan trains C = size codebooks on op(B)'s columns and keeps one
  * table of 16 C bytes (with its step and bias) per column; a product
  * encodes the rows of op(A) by the trees into packed blocks of 32 rows and
  * estimates entry (i, j) as scale_j * sum_c lut_j[c][code_c(a_i)] + bias_j.
@@ -21,9 +21,11 @@
  * would read the tables fewer times, measured slower).
  */
 
+#include <stdio.h>
 #include <string.h>
 
-#include "approx/approx_problem.h"
+#include "approx/approx_method.h"
+#include "approx/approx_vectors.h"
 #include "sketch/maddness.h"
 
 /* A scan tile: columns of op(B) (tables) x rows of op(A) (codes, a multiple of PQ_BLOCK); 16 KiB of sums. */
@@ -55,13 +57,30 @@ static void md_free_state(void *state)
     smm_aligned_free(st);
 }
 
+static smm_status md_check_sizes(const approx_options *opts, int64_t k, int64_t n, char *msg, size_t msg_size)
+{
+    const int32_t C = opts->size;
+    if (C > k || C > MADDNESS_MAX_CODEBOOKS) {
+        if (msg != NULL)
+            snprintf(msg, msg_size, "maddness: size = %d codebooks, but at most min(k = %lld, %d): each "
+                     "codebook needs a dimension of its own, and its ridge system grows as (16 C)^2",
+                     (int)C, (long long)k, MADDNESS_MAX_CODEBOOKS);
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    if (n < MADDNESS_LEAVES) {
+        if (msg != NULL)
+            snprintf(msg, msg_size, "maddness: op(B) has %lld columns, fewer than the %d leaves of a tree it "
+                     "learns from them", (long long)n, MADDNESS_LEAVES);
+        return SMM_ERR_BAD_SIZE;
+    }
+    return SMM_OK;
+}
+
 static smm_status md_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
 {
     *state = NULL;
     const int64_t n = b->cols.count;
-    const int32_t C = b->opts.sketch_dim;
-    if (C > b->k || C > MADDNESS_MAX_CODEBOOKS)
-        return SMM_ERR_BAD_ARGUMENT; /* more codebooks than dimensions, or a ridge system too large */
+    const int32_t C = b->opts.size;
     md_state *st = approx_new_state(sizeof *st);
     if (st == NULL)
         return SMM_ERR_NO_MEMORY;
@@ -195,17 +214,11 @@ static smm_status md_estimate(const smm_context *ctx, const approx_b_side *b, co
     return SMM_OK;
 }
 
-static size_t md_block_work_bytes(const approx_b_side *b, const void *b_state, int64_t rows, int64_t cols)
-{
-    (void)b, (void)b_state, (void)rows, (void)cols;
-    return 0;
-}
-
 static void md_estimate_block(const smm_context *ctx, const approx_b_side *b, const void *b_state,
                               const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
-                              int64_t ldo, void *work)
+                              int64_t ldo)
 {
-    (void)b, (void)work;
+    (void)b;
     const md_state *bs = b_state, *as = a_state;
     /* rows in parallel in whole blocks of codes (tasks of MD_TASK_ROWS rows from i0) */
     const int64_t tasks = (rows + MD_TASK_ROWS - 1) / MD_TASK_ROWS;
@@ -217,10 +230,17 @@ static void md_estimate_block(const smm_context *ctx, const approx_b_side *b, co
 }
 
 static const approx_method_ops md_ops = {
-    md_sketch_b, md_sketch_a, md_estimate, md_block_work_bytes, md_estimate_block, md_free_state,
+    md_sketch_b, md_sketch_a, md_estimate, md_estimate_block, md_free_state,
 };
 
-const approx_method_ops *approx_maddness_ops(sketch_method method)
+/* C 4-bit leaf codes of a row of op(A) (the plan keeps 16 C + 8 bytes of tables per column of op(B)). */
+static int64_t md_encoded_bytes(sketch_method id, int32_t C, int64_t k)
 {
-    return method == SKETCH_MADDNESS ? &md_ops : NULL;
+    (void)id, (void)k;
+    return ((int64_t)C + 1) / 2;
 }
+
+const approx_method approx_method_maddness = {
+    SKETCH_MADDNESS, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_SHARED, 0, md_encoded_bytes, topk_shape_of_size,
+    md_check_sizes, &md_ops, NULL,
+};

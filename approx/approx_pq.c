@@ -3,7 +3,7 @@
  * lookup-table scans (sketch/pq.h has the codebooks, codes, tables and
  * kernels; approx.h the method's math).
  *
- * The plan trains M = sketch_dim codebooks of 16 centroids on op(B)'s
+ * The plan trains M = size codebooks of 16 centroids on op(B)'s
  * columns and keeps their packed codes; a product builds one table of 16 M
  * bytes per row of op(A) and estimates entry (i, j) as
  * scale_i * sum_m lut_i[m][code_m(b_j)] + bias_i with the scan kernels,
@@ -11,7 +11,10 @@
  * stay in L1 while the codes stream past).
  */
 
-#include "approx/approx_problem.h"
+#include <stdio.h>
+
+#include "approx/approx_method.h"
+#include "approx/approx_vectors.h"
 #include "sketch/pq.h"
 
 /* Rows of op(A) per pass over the codes, and columns per tile of estimates (a multiple of PQ_BLOCK). */
@@ -39,13 +42,29 @@ static void pq_free_state(void *state)
     smm_aligned_free(st);
 }
 
+static smm_status pq_check_sizes(const approx_options *opts, int64_t k, int64_t n, char *msg, size_t msg_size)
+{
+    const int32_t M = opts->size;
+    if (M > k || M > PQ_MAX_SUBSPACES) {
+        if (msg != NULL)
+            snprintf(msg, msg_size, "pq: size = %d subspaces, but at most min(k = %lld, %d): each subspace "
+                     "needs a dimension of its own", (int)M, (long long)k, PQ_MAX_SUBSPACES);
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    if (n < PQ_CENTROIDS) {
+        if (msg != NULL)
+            snprintf(msg, msg_size, "pq: op(B) has %lld columns, fewer than the %d centroids of a subspace",
+                     (long long)n, PQ_CENTROIDS);
+        return SMM_ERR_BAD_SIZE;
+    }
+    return SMM_OK;
+}
+
 static smm_status pq_sketch_b(const smm_context *ctx, const approx_b_side *b, void **state)
 {
     *state = NULL;
     const int64_t n = b->cols.count;
-    const int32_t M = b->opts.sketch_dim;
-    if (M > b->k)
-        return SMM_ERR_BAD_ARGUMENT; /* more subspaces than dimensions */
+    const int32_t M = b->opts.size;
     pq_state *st = approx_new_state(sizeof *st);
     if (st == NULL)
         return SMM_ERR_NO_MEMORY;
@@ -145,17 +164,11 @@ static smm_status pq_estimate(const smm_context *ctx, const approx_b_side *b, co
     return SMM_OK;
 }
 
-static size_t pq_block_work_bytes(const approx_b_side *b, const void *b_state, int64_t rows, int64_t cols)
-{
-    (void)b, (void)b_state, (void)rows, (void)cols;
-    return 0;
-}
-
 static void pq_estimate_block(const smm_context *ctx, const approx_b_side *b, const void *b_state,
                               const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
-                              int64_t ldo, void *work)
+                              int64_t ldo)
 {
-    (void)b, (void)work;
+    (void)b;
     const pq_state *bs = b_state, *as = a_state;
     const int64_t blocks = (rows + PQ_ROWS - 1) / PQ_ROWS;
 #pragma omp parallel for num_threads(ctx->threads) schedule(static) if (ctx->threads > 1)
@@ -166,10 +179,17 @@ static void pq_estimate_block(const smm_context *ctx, const approx_b_side *b, co
 }
 
 static const approx_method_ops pq_ops = {
-    pq_sketch_b, pq_sketch_a, pq_estimate, pq_block_work_bytes, pq_estimate_block, pq_free_state,
+    pq_sketch_b, pq_sketch_a, pq_estimate, pq_estimate_block, pq_free_state,
 };
 
-const approx_method_ops *approx_pq_ops(sketch_method method)
+/* M 4-bit codes. */
+static int64_t pq_encoded_bytes(sketch_method id, int32_t M, int64_t k)
 {
-    return method == SKETCH_PQ ? &pq_ops : NULL;
+    (void)id, (void)k;
+    return ((int64_t)M + 1) / 2;
 }
+
+const approx_method approx_method_pq = {
+    SKETCH_PQ, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_EACH, 0, pq_encoded_bytes, topk_shape_of_size, pq_check_sizes,
+    &pq_ops, NULL,
+};

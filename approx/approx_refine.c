@@ -4,6 +4,7 @@
  */
 #include "approx/approx_refine.h"
 
+#include <math.h>
 #include <omp.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@ static const float *vector_of(const approx_vectors *v, int64_t i, int64_t k, flo
 }
 
 smm_status approx_refine(const smm_context *ctx, const approx_vectors *rows_a, const approx_vectors *cols_b, int64_t k,
-                         int64_t m, int64_t r, const int64_t *cand, int64_t topk, int64_t *idx, float *val,
+                         int shift, int64_t m, int64_t r, const int64_t *cand, int64_t topk, int64_t *idx, float *val,
                          int64_t ldk)
 {
     const int64_t n = cols_b->count;
@@ -74,7 +75,7 @@ smm_status approx_refine(const smm_context *ctx, const approx_vectors *rows_a, c
                     last = j;
                 }
                 const float *a = gather_a ? a_batch + row * k : rows_a->data + (i0 + row) * rows_a->ld;
-                exact[p] = (float)dot(a, b, k);
+                exact[p] = shift == 0 ? (float)dot(a, b, k) : (float)ldexp(dot(a, b, k), shift);
             }
 #pragma omp for schedule(static)
             for (int64_t row = 0; row < rows; row++) {

@@ -20,13 +20,15 @@
 /*
  * For i < m: cand[i * r .. i * r + r) are r distinct candidate columns of
  * row i (r <= n = cols_b->count); write the topk (<= r) with the largest
- * exact <a_i, b_j> (approx_dot.h, rounded to float) to idx[i * ldk ..] and
+ * exact 2^shift <a_i, b_j> (approx_dot.h in double, times 2^shift in double
+ * (exact), rounded to float: the vectors may be scaled by powers of two,
+ * approx_scale.h) to idx[i * ldk ..] and
  * val[i * ldk ..], largest first, ties to the smaller column. ctx->threads
  * threads; the result does not depend on them. Returns SMM_OK, or
  * SMM_ERR_NO_MEMORY / SMM_ERR_OVERFLOW with the outputs untouched.
  */
 smm_status approx_refine(const smm_context *ctx, const approx_vectors *rows_a, const approx_vectors *cols_b, int64_t k,
-                         int64_t m, int64_t r, const int64_t *cand, int64_t topk, int64_t *idx, float *val,
+                         int shift, int64_t m, int64_t r, const int64_t *cand, int64_t topk, int64_t *idx, float *val,
                          int64_t ldk);
 
 #endif /* APPROX_REFINE_H */

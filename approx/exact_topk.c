@@ -9,7 +9,8 @@
  */
 #include <string.h>
 
-#include "approx/approx_plan.h"
+#include "approx/approx_args.h"
+#include "approx/approx_scale.h"
 #include "approx/topk_stream.h"
 #include "exact/sgemm.h"
 
@@ -87,7 +88,7 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                        smm_aligned_alloc((size_t)entries * sizeof(float)) };
     s = best.idx && best.val ? SMM_OK : SMM_ERR_NO_MEMORY;
     if (s == SMM_OK)
-        s = topk_stream(&ctx, m, n, topk, k, 1, product_block, &p, keep_best, &best, 0);
+        s = topk_stream(&ctx, m, n, topk, topk_stream_shape(k), 1, product_block, &p, keep_best, &best, 0);
     if (s == SMM_OK)
         for (int64_t i = 0; i < m; i++) {
             memcpy(idx + i * ldk, best.idx + i * topk, (size_t)topk * sizeof(int64_t));

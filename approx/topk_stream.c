@@ -2,8 +2,8 @@
  * topk_stream.c - per-row best-r selection over a score matrix produced block
  * by block (see topk_stream.h).
  *
- * Tasks: row block b (topk_stream_rows(dim) rows) times column range c of
- * csplit ranges (whole column blocks of TOPK_STREAM_COLS). csplit is 1
+ * Tasks: row block b (shape.rows rows) times column range c of csplit
+ * ranges (whole column blocks of shape.cols). csplit is 1
  * unless there are fewer than two row blocks per thread; then each row
  * block's columns are split so the threads still have tasks, every task
  * keeps its rows' best r over its own columns, and a second pass merges the
@@ -20,11 +20,17 @@
 /* Largest bytes of per-range partial lists the column split may keep (m x csplit x r entries). */
 #define TOPK_STREAM_SPLIT_BYTES (256.0 * 1024 * 1024)
 
-smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, int64_t dim, int sorted,
+topk_shape topk_shape_of_size(int32_t size, int64_t k)
+{
+    (void)k;
+    return topk_stream_shape(size);
+}
+
+smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_shape shape, int sorted,
                        topk_score_fn score, const void *score_arg, topk_row_fn done, void *done_arg,
                        size_t scratch_bytes)
 {
-    const int64_t RB = topk_stream_rows(dim), CB = TOPK_STREAM_COLS;
+    const int64_t RB = shape.rows, CB = shape.cols;
     const int64_t row_blocks = (m + RB - 1) / RB, col_blocks = (n + CB - 1) / CB;
     const int64_t task_rows = m < RB ? m : RB, block_cols = n < CB ? n : CB;
     const int threads = ctx->threads;

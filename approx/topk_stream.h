@@ -6,14 +6,19 @@
  * block of TOPK_STREAM_COLS columns at a time on one thread (e.g. one
  * single-thread SGEMM) and feeds each row's selection (approx_select.h)
  * from that block at once, while it is in the cache: the scores never go
- * to memory. Used where a block of scores comes from a matrix product:
- * exact_topk and the top-k of the classical approximate methods.
+ * to memory. The one top-k driver: exact_topk and the candidate pass of every
+ * approximate method.
  */
 #ifndef APPROX_TOPK_STREAM_H
 #define APPROX_TOPK_STREAM_H
 
 #include "approx/approx_select.h"
 #include "common/smm_runtime.h"
+
+/* The blocks of a stream: rows per task, columns per score block (a method's, approx_method.topk_shape). */
+typedef struct {
+    int64_t rows, cols;
+} topk_shape;
 
 /*
  * Columns per block, and rows per task by the score's cost: dim is the
@@ -33,12 +38,23 @@ static inline int64_t topk_stream_rows(int64_t dim)
     return dim <= 64 ? 64 : dim <= 256 ? 128 : TOPK_STREAM_MAX_ROWS;
 }
 
+/* The shape of a stream whose scores are dot products of length dim (an SGEMM or a scan per block). */
+static inline topk_shape topk_stream_shape(int64_t dim)
+{
+    const topk_shape shape = { topk_stream_rows(dim), TOPK_STREAM_COLS };
+    return shape;
+}
+
+/* topk_stream_shape of dot products of the sketch dimension: the blocks of the methods whose scores are
+ * SGEMMs or scans over a size-long sketch (an approx_method.topk_shape; k is not used). */
+topk_shape topk_shape_of_size(int32_t size, int64_t k);
+
 /*
  * Fill out[r * ldo + c] = score(i0 + r, j0 + c), r < rows, c < cols, with
  * ctx->threads threads (topk_stream passes a context with one thread, from
  * inside its parallel region: the function must be safe to call from several
- * threads at once). rows <= topk_stream_rows(dim), cols <= TOPK_STREAM_COLS,
- * j0 a multiple of TOPK_STREAM_COLS. SMM_OK or an allocation failure.
+ * threads at once). rows <= shape.rows, cols <= shape.cols, j0 a multiple of
+ * shape.cols. SMM_OK or an allocation failure.
  */
 typedef smm_status (*topk_score_fn)(const void *arg, const smm_context *ctx, int64_t i0, int64_t rows, int64_t j0,
                                     int64_t cols, float *out, int64_t ldo);
@@ -54,13 +70,14 @@ typedef void (*topk_row_fn)(void *arg, int64_t i, scored_index *best, int64_t co
 
 /*
  * Run the stream over m >= 1 rows and n >= 1 columns, keeping r >= 1 per row,
- * with ctx->threads threads (the selection's kernels from ctx->isa); dim >= 1
- * sizes the blocks (above); sorted != 0 asks for each row's best in order.
+ * with ctx->threads threads (the selection's kernels from ctx->isa), in
+ * blocks of shape (rows, cols >= 1; topk_stream_shape for products, a
+ * method's own otherwise); sorted != 0 asks for each row's best in order.
  * Returns SMM_OK, SMM_ERR_NO_MEMORY or SMM_ERR_OVERFLOW (workspace), or the
  * first failure of score; rows finished before a failure may already have
  * been passed to done. The result does not depend on the thread count.
  */
-smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, int64_t dim, int sorted,
+smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_shape shape, int sorted,
                        topk_score_fn score, const void *score_arg, topk_row_fn done, void *done_arg,
                        size_t scratch_bytes);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cli_parse_i64(const char *text, int64_t lo, int64_t hi, int64_t *out)
 {
@@ -116,6 +117,14 @@ int cli_option_take_value(int argc, char **argv, int *index, cli_option *opt)
     *index += 1;
     opt->value = argv[*index];
     return 1;
+}
+
+int cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int cli_vusage_error(int status, const char *prog, const char *fmt, va_list ap)

@@ -55,6 +55,13 @@ int cli_option_name(const cli_option *opt, char *buf, size_t size);
 int cli_option_take_value(int argc, char **argv, int *index, cli_option *opt);
 
 /*
+ * 1 when a and b are the same path or name the same existing file (stat follows symbolic links, and
+ * two hard links share an inode, so both are caught): a program refuses an output that is one of its
+ * inputs before it truncates anything.
+ */
+int cli_same_file(const char *a, const char *b);
+
+/*
  * Print "<prog>: <message>" and "Try '<prog> --help'." on stderr; returns
  * status (the program's exit status for a bad command line).
  */

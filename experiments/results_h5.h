@@ -65,7 +65,7 @@
  *   estimate_seconds float64 median time of the estimate within rest_seconds
  *                           (writing C, or for top-k choosing the candidates)
  *   refine_seconds float64  median time of the exact refinement (top-k; 0 dense)
- *                           (the last three from approx_last_phase_times)
+ *                           (the last three from the phase times the call reports, approx_call.times)
  *   speedup        float64  exact_seconds / approx_seconds
  *   nmse           float64  dense: mean((Y - Yhat)^2) / var(Y)
  *   rel_fro_error  float64  dense: ||Y - Yhat||_F / ||Y||_F

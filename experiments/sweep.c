@@ -13,7 +13,8 @@
  * context: the configurations sharing mode, dataset, shape, seed and thread
  * count, i.e. one data load and one exact reference), skipping the
  * configurations already in the file. The timing scheme is in
- * sweep_rounds.c; `sketchmm_sweep merge` in sweep_merge.c.
+ * sweep_rounds.c; `sketchmm_sweep merge` in sweep_merge.c, `sketchmm_sweep check`
+ * in sweep_check_main.c.
  *
  * Run `sketchmm_sweep --help` for the flags. Output: progress on stderr, a
  * table per context and the path of the HDF5 file on stdout, the file itself
@@ -101,6 +102,8 @@ int main(int argc, char **argv)
     results_library_setup();
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return sweep_merge_main(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "check") == 0)
+        return sweep_check_main(argc, argv);
     sweep_config cfg;
     int rc = sweep_parse_args(argc, argv, &cfg);
     if (rc >= 0)

@@ -327,13 +327,38 @@ smm_status sweep_output_close(sweep_run *run);
  * (sweep_point_key) of its own configuration fields under cfg (for one of
  * the spec's thread counts the row's resolved count stands for), when grid
  * (may be NULL) holds another configuration at its config_index, or when an
- * earlier row holds the same configuration or config_index. bad (may be
- * NULL) receives 1 per bad row. Returns the number of bad rows (count when
- * out of memory); msg names the first few and why.
+ * earlier row holds the same configuration or config_index. reasons (may be
+ * NULL) receives per row NULL when it is sound, else why it is bad (a
+ * static string). Returns the number of bad rows (count when out of
+ * memory); msg names the first few and why.
  */
 int64_t sweep_check_rows(const sweep_config *cfg, int64_t grid_size, const sweep_grid *grid,
                          const results_row *rows, int64_t count, const unsigned char *unreadable,
-                         unsigned char *bad, char *msg, size_t msg_size);
+                         const char **reasons, char *msg, size_t msg_size);
+
+/*
+ * A results file checked whole, as resume and merge check it: opened
+ * read-only (results_open), its spec attribute read and parsed
+ * (sweep_config_from_spec), its grid_size attribute, every row read and
+ * checked (sweep_check_rows, without a grid). On SMM_OK the file stays open
+ * in *file (results_close) and *spec, *rows (*count of them) and *why (per
+ * row NULL or the reason it is bad; *nbad bad rows, msg naming the first
+ * few) are malloc'ed for the caller; otherwise (the file cannot be opened,
+ * is no results file of this driver, lacks its spec or grid_size, its spec
+ * cannot be read) every output is NULL or 0 and msg says why.
+ */
+smm_status sweep_check_file(const char *path, results_file **file, char **spec, results_row **rows,
+                            int64_t *count, const char ***why, int64_t *nbad, char *msg, size_t msg_size);
+
+/*
+ * `sketchmm_sweep check [--list] FILE.h5...` (sweep_check_main.c): each file
+ * checked by sweep_check_file; one verdict line per file on stdout, the bad
+ * rows named on stderr (--list: every bad row on stdout as
+ * "FILE<TAB>ROW<TAB>CONFIG_INDEX<TAB>REASON"). argv[0] is the program,
+ * argv[1] "check". Exit status 0 when every row of every file is sound, 1
+ * when a file has bad rows, 2 when a file cannot be checked at all.
+ */
+int sweep_check_main(int argc, char **argv);
 
 /*
  * The configurations of one context still to run: points[0..count) of the
@@ -453,8 +478,8 @@ void sweep_data_params(const sweep_config *cfg, char *buf, size_t size);
  * &seconds) runs its call once and times it; approx(ctx, variant, phases)
  * runs one approximate call and times its SWEEP_PHASES phases: phases[0]
  * encoding B (approx_plan_create), phases[1] the rest (approx_plan_multiply
- * or approx_plan_topk), and from approx_last_phase_times of that call
- * phases[2] encoding A, phases[3] the estimate (top-k: choosing the
+ * or approx_plan_topk), and from the phase times that call reports
+ * (approx_call.times) phases[2] encoding A, phases[3] the estimate (top-k: choosing the
  * candidates), phases[4] the refinement (top-k only). Checking of results
  * happens outside the timed parts.
  *
@@ -472,8 +497,8 @@ typedef smm_status (*sweep_exact_fn)(void *ctx, double *seconds);
 #define SWEEP_PHASES 5
 typedef smm_status (*sweep_approx_fn)(void *ctx, int variant, double phases[SWEEP_PHASES]);
 
-/* After a plan call: phases[2..4] from approx_last_phase_times (see above). */
-void sweep_library_phases(double phases[SWEEP_PHASES]);
+/* After a plan call: phases[2..4] from the phase times it reported (see above). */
+void sweep_call_phases(const approx_phase_times *t, double phases[SWEEP_PHASES]);
 
 smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn exact,
                              sweep_approx_fn approx, void *ctx, double *exact_times,

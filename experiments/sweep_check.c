@@ -42,10 +42,8 @@ static const char *row_point(const results_row *row, sweep_point *p)
     if (d == SWEEP_NUM_DATA)
         return "its dataset is not one the sweep knows";
     p->data = (sweep_data_kind)d;
-    for (int m = SKETCH_SIMHASH; m <= SWEEP_LAST_METHOD && p->method == 0; m++)
-        if (strcmp(method, sketch_method_name((sketch_method)m)) == 0)
-            p->method = (sketch_method)m;
-    if (p->method == 0)
+    p->method = sketch_method_from_name(method);
+    if (p->method == 0 || (int)p->method > SWEEP_LAST_METHOD)
         return "its method is not one the sweep knows";
     int bits = sketch_method_uses_bits(p->method);
     p->size = bits ? row->bits : row->sketch_dim;
@@ -106,13 +104,15 @@ static void mark_repeats(keyed_row *keys, int64_t n, const char **why, const cha
 
 int64_t sweep_check_rows(const sweep_config *cfg, int64_t grid_size, const sweep_grid *grid,
                          const results_row *rows, int64_t count, const unsigned char *unreadable,
-                         unsigned char *bad, char *msg, size_t msg_size)
+                         const char **reasons, char *msg, size_t msg_size)
 {
     const char **why = calloc((size_t)(count > 0 ? count : 1), sizeof *why);
     keyed_row *hashes = malloc((size_t)(count > 0 ? count : 1) * sizeof *hashes);
     keyed_row *indices = malloc((size_t)(count > 0 ? count : 1) * sizeof *indices);
     if (why == NULL || hashes == NULL || indices == NULL) {
         snprintf(msg, msg_size, "out of memory checking %lld rows", (long long)count);
+        for (int64_t i = 0; reasons != NULL && i < count; i++)
+            reasons[i] = "not checked (out of memory)";
         free(why);
         free(hashes);
         free(indices);
@@ -144,8 +144,8 @@ int64_t sweep_check_rows(const sweep_config *cfg, int64_t grid_size, const sweep
     size_t used = 0;
     msg[0] = '\0';
     for (int64_t i = 0; i < count; i++) {
-        if (bad != NULL)
-            bad[i] = why[i] != NULL;
+        if (reasons != NULL)
+            reasons[i] = why[i];
         if (why[i] == NULL)
             continue;
         if (nbad < 3 && used < msg_size && unreadable != NULL && unreadable[i])
@@ -162,4 +162,58 @@ int64_t sweep_check_rows(const sweep_config *cfg, int64_t grid_size, const sweep
     free(hashes);
     free(indices);
     return nbad;
+}
+
+smm_status sweep_check_file(const char *path, results_file **file, char **spec, results_row **rows,
+                            int64_t *count, const char ***why, int64_t *nbad, char *msg, size_t msg_size)
+{
+    *file = NULL;
+    *spec = NULL;
+    *rows = NULL;
+    *count = 0;
+    *why = NULL;
+    *nbad = 0;
+    char text[1024];
+    smm_status s = results_open(path, 0, file, text, sizeof text);
+    if (s != SMM_OK) {
+        snprintf(msg, msg_size, "%s", text);
+        return s;
+    }
+    int64_t grid_size = 0;
+    unsigned char *unreadable = NULL;
+    sweep_config *cfg = malloc(sizeof *cfg);
+    if (cfg == NULL) {
+        s = SMM_ERR_NO_MEMORY;
+        snprintf(msg, msg_size, "%s: %s", path, dataset_status_str(s));
+    } else if (results_get_attr_string(*file, "spec", spec) != SMM_OK) {
+        s = DATASET_ERR_BAD_FORMAT;
+        snprintf(msg, msg_size, "%s has no spec attribute", path);
+    } else if (results_get_attr_int64(*file, "grid_size", &grid_size) != SMM_OK) {
+        s = DATASET_ERR_BAD_FORMAT;
+        snprintf(msg, msg_size, "%s has no grid_size attribute", path);
+    } else if (!sweep_config_from_spec(*spec, cfg, text, sizeof text)) {
+        s = DATASET_ERR_BAD_FORMAT;
+        snprintf(msg, msg_size, "%s: its spec attribute cannot be read: %s", path, text);
+    } else if ((s = results_read_rows(*file, rows, count, &unreadable)) != SMM_OK) {
+        snprintf(msg, msg_size, "cannot read the rows of %s: %s", path, dataset_status_str(s));
+    } else if ((*why = calloc((size_t)(*count > 0 ? *count : 1), sizeof **why)) == NULL) {
+        s = SMM_ERR_NO_MEMORY;
+        snprintf(msg, msg_size, "%s: %s", path, dataset_status_str(s));
+    } else {
+        *nbad = sweep_check_rows(cfg, grid_size, NULL, *rows, *count, unreadable, *why, msg, msg_size);
+    }
+    free(cfg);
+    free(unreadable);
+    if (s != SMM_OK) {
+        results_close(*file);
+        *file = NULL;
+        free(*spec);
+        *spec = NULL;
+        free(*rows);
+        *rows = NULL;
+        *count = 0;
+        free((void *)*why);
+        *why = NULL;
+    }
+    return s;
 }

@@ -44,6 +44,7 @@ static void print_help(FILE *f, const char *prog)
     fprintf(f,
         "Usage: %s [options]\n"
         "       %s merge [--overwrite] [--salvage] OUT.h5 IN.h5 [IN.h5 ...]\n"
+        "       %s check [--list] FILE.h5 [FILE.h5 ...]\n"
         "\n"
         "Measures accuracy against speed of every approximate method of sketchmm\n"
         "(approx.h) and records one row per configuration in an HDF5 table.\n"
@@ -68,7 +69,7 @@ static void print_help(FILE *f, const char *prog)
         "approx_plan_create on the database (encode_b_seconds) then approx_plan_topk\n"
         "(rest_seconds: sketching the queries, estimates, selection of the\n"
         "candidates and their exact refinement), the work of one approx_topk call.\n"
-        "Within rest_seconds, approx_last_phase_times splits encode_a_seconds,\n"
+        "Within rest_seconds, the call's phase times split encode_a_seconds,\n"
         "estimate_seconds (top-k: choosing the candidates) and refine_seconds.\n"
         "\n"
         "Timing: per group of configurations, --warmup untimed approximate runs,\n"
@@ -197,7 +198,7 @@ static void print_help(FILE *f, const char *prog)
         "                    data (default 42; decimal or 0x-prefixed hex)\n"
         "  -h, --help        this text\n"
         "\n",
-        prog, prog, prog, SWEEP_DEFAULT_OUT, SKETCH_MAX_BITS, APPROX_MAX_SKETCH_DIM,
+        prog, prog, prog, prog, SWEEP_DEFAULT_OUT, SKETCH_MAX_BITS, APPROX_MAX_SKETCH_DIM,
         DATASET_FASHION_MNIST_ENV, DATASET_FASHION_MNIST_DEFAULT_DIR, SMM_MAX_THREADS);
     sweep_spec_help(f);
     fprintf(f,
@@ -231,6 +232,8 @@ static void print_help(FILE *f, const char *prog)
         "rows named; `%s merge --salvage GOOD.h5 DAMAGED.h5` copies the rows\n"
         "that pass (and the attributes) into GOOD.h5, and resuming GOOD.h5 with the\n"
         "sweep's command runs the configurations of the dropped rows again.\n"
+        "`%s check FILE.h5` runs these checks alone (exit status 0 sound, 1 bad\n"
+        "rows, 2 not a results file); the Python loader load_results runs it.\n"
         "\n"
         "Dense errors: nmse = mean((Y - Yhat)^2) / var(Y), rel_fro_error =\n"
         "||Y - Yhat||_F / ||Y||_F, max_abs_error = max |Y - Yhat|.\n"
@@ -257,7 +260,7 @@ static void print_help(FILE *f, const char *prog)
         "and holds at most %d items (--datasets %d, --methods %d, shapes %d).\n"
         "Exit status: 0 success, 1 a run or configuration failed, 2 bad command\n"
         "line, bad spec, or a results file of another spec or a damaged one.\n",
-        prog, prog, SWEEP_MAX_LIST, SWEEP_NUM_DATA, SWEEP_NUM_METHODS, SWEEP_MAX_SHAPES);
+        prog, prog, prog, SWEEP_MAX_LIST, SWEEP_NUM_DATA, SWEEP_NUM_METHODS, SWEEP_MAX_SHAPES);
 }
 
 /* Print "prog: <message>" and a hint on stderr; returns SWEEP_EXIT_USAGE. */
@@ -425,15 +428,16 @@ static int set_shape_dim(const char *text, sweep_shape *shapes, int count, int c
     return 1;
 }
 
-/* The method called name (sketch_method_name), or 0. */
+/* The method called name[0 .. len) (sketch_method_from_name), or 0; the sweep knows methods up to SWEEP_LAST_METHOD. */
 static sketch_method method_by_name(const char *name, size_t len)
 {
-    for (int m = SKETCH_SIMHASH; m <= SWEEP_LAST_METHOD; m++) {
-        const char *mname = sketch_method_name((sketch_method)m);
-        if (mname != NULL && strlen(mname) == len && strncmp(name, mname, len) == 0)
-            return (sketch_method)m;
-    }
-    return (sketch_method)0;
+    char buf[64];
+    if (len >= sizeof buf)
+        return (sketch_method)0;
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+    const sketch_method m = sketch_method_from_name(buf);
+    return (int)m <= SWEEP_LAST_METHOD ? m : (sketch_method)0;
 }
 
 static int method_item(const char *text, int index, void *ctx)
@@ -842,11 +846,44 @@ static double grid_bound(const sweep_config *cfg)
     return total;
 }
 
+/*
+ * --out must not be a file the sweep reads (the spec, the data set file, the Fashion-MNIST images), not
+ * even through a symbolic or hard link: the results file is truncated (--overwrite) or extended before
+ * the data are read. Returns -1 or SWEEP_EXIT_USAGE.
+ */
+static int check_out_is_no_input(const char *prog, const sweep_config *cfg)
+{
+    char file[sizeof cfg->data_file_store];
+    const char *inputs[4] = { cfg->spec_path, NULL, NULL, NULL };
+    char train[1200], test[1200];
+    if (has_dataset(cfg, SWEEP_DATA_ANN))
+        inputs[1] = cfg->data_file;
+    const char *path;
+    if (has_dataset(cfg, SWEEP_DATA_H5) &&
+        dataset_h5_split_spec(cfg->data_file, file, sizeof file, &path) == SMM_OK)
+        inputs[1] = file;
+    if (has_dataset(cfg, SWEEP_DATA_FASHION_MNIST)) {
+        const char *dir = dataset_fashion_mnist_dir(cfg->data_dir);
+        snprintf(train, sizeof train, "%s/train-images-idx3-ubyte.gz", dir);
+        snprintf(test, sizeof test, "%s/t10k-images-idx3-ubyte.gz", dir);
+        inputs[2] = train;
+        inputs[3] = test;
+    }
+    for (int i = 0; i < 4; i++)
+        if (inputs[i] != NULL && cli_same_file(cfg->out, inputs[i]))
+            return usage_error(prog, "--out %s is %s, which the sweep reads: write the results to another file",
+                               cfg->out, inputs[i]);
+    return -1;
+}
+
 /* The checks that involve several flags. Returns -1 or SWEEP_EXIT_USAGE. */
 static int check_config(const char *prog, sweep_config *cfg, const parse_state *st)
 {
     const unsigned seen = st->seen;
     const char *fm = sweep_data_names[SWEEP_DATA_FASHION_MNIST];
+    int rc = check_out_is_no_input(prog, cfg);
+    if (rc >= 0)
+        return rc;
     if (!(cfg->modes & SWEEP_MODE_TOPK) && (st->cli_seen & SEEN_TOPK_ONLY))
         return usage_error(prog, "--topk-shapes, --queries, --database, --topk, --candidates, --topk-reps, "
                                  "--topk-bits, --topk-sketch-dims and --topk-sizes apply to top-k mode only "
@@ -867,7 +904,7 @@ static int check_config(const char *prog, sweep_config *cfg, const parse_state *
                                  "from the file)", fm);
     if (!has_dataset(cfg, SWEEP_DATA_FASHION_MNIST) && (seen & SEEN_DATA_DIR))
         return usage_error(prog, "--data-dir applies to --datasets fashion-mnist only");
-    int rc = check_data_sizes(prog, cfg);
+    rc = check_data_sizes(prog, cfg);
     if (rc >= 0)
         return rc;
     if (!has_dataset(cfg, SWEEP_DATA_CLUSTERED) && (seen & (SEEN_ALIGNMENT | SEEN_CLUSTERS)))

@@ -39,14 +39,17 @@ static smm_status run_approx(void *ctx, int variant, double phases[SWEEP_PHASES]
     const dense_ctx *c = ctx;
     (void)variant; /* one configuration per group */
     approx_plan *plan = NULL;
+    approx_phase_times times;
+    approx_call call = APPROX_CALL_INIT;
+    call.times = &times;
     double t0 = metrics_now();
-    smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, c->k, c->n, c->B, c->n, &c->opts, &plan);
+    smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, c->k, c->n, c->B, c->n, &c->opts, NULL, &plan);
     double t1 = metrics_now();
     if (s == SMM_OK)
         s = approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, c->m, 1.0f, c->A, c->k, 0.0f, c->Yhat,
-                                 c->n);
+                                 c->n, &call);
     double t2 = metrics_now();
-    sweep_library_phases(phases);
+    sweep_call_phases(&times, phases);
     approx_plan_free(plan);
     phases[0] = t1 - t0;
     phases[1] = t2 - t1;

@@ -143,10 +143,5 @@ void sweep_shard_range(int64_t total, int index, int count, int64_t *begin, int6
 
 int64_t sweep_bytes_per_vector(sketch_method method, int32_t size, int64_t k)
 {
-    if (!sketch_method_uses_bits(method))
-        return 4 * (int64_t)size;
-    int64_t words;
-    if (sketch_code_words(method, k, size, &words) != SMM_OK)
-        return -1;
-    return words * 8 + 4;
+    return approx_encoded_bytes(method, size, k);
 }

@@ -19,11 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <xxhash.h>
 
+#include "cli_args.h"
 #include "sweep.h"
 
 /* A row and the input it comes from. */
@@ -52,114 +52,77 @@ static int merge_usage(const char *prog, const char *what)
 }
 
 /*
- * The rows of input path (open as f, of spec cfg) that pass
- * sweep_check_rows, into all[*n..] with source i. Bad rows are an error (the
- * exit status is returned), or with salvage left out and counted in
+ * Input i, checked whole (sweep_check_file): its open file into in[i], its
+ * spec into *spec (the first input's) or compared with it, its sound rows
+ * appended to all[*n..] with source i (*all grown). Bad rows are an error
+ * (the exit status is returned), or with salvage left out and counted in
  * *dropped. Returns -1 to go on.
  */
-static int read_checked_rows(const char *prog, const char *path, int i, const results_file *f,
-                             const sweep_config *cfg, int salvage, merge_row *all, int64_t *n, int64_t *dropped)
+static int read_input(const char *prog, char **inputs, int i, int salvage, results_file **in, char **spec,
+                      merge_row **all, int64_t *n, int64_t *dropped)
 {
+    const char *path = inputs[i];
+    char *sp = NULL;
     results_row *r = NULL;
-    unsigned char *unreadable = NULL, *bad = NULL;
-    int64_t count = 0, grid_size = 0;
+    const char **why = NULL;
+    int64_t count = 0, nbad = 0;
     char msg[2048];
-    smm_status s = results_get_attr_int64(f, "grid_size", &grid_size);
+    smm_status s = sweep_check_file(path, &in[i], &sp, &r, &count, &why, &nbad, msg, sizeof msg);
     if (s != SMM_OK) {
-        fprintf(stderr, "%s merge: %s has no grid_size attribute\n", prog, path);
-        return SWEEP_EXIT_USAGE;
+        fprintf(stderr, "%s merge: %s\n", prog, msg);
+        return s == SMM_ERR_NO_MEMORY ? SWEEP_EXIT_RUN_FAILED : SWEEP_EXIT_USAGE;
     }
-    s = results_read_rows(f, &r, &count, &unreadable);
-    bad = s == SMM_OK ? calloc((size_t)(count > 0 ? count : 1), 1) : NULL;
-    if (s != SMM_OK || bad == NULL) {
-        fprintf(stderr, "%s merge: cannot read the rows of %s: %s\n", prog, path,
-                dataset_status_str(s != SMM_OK ? s : SMM_ERR_NO_MEMORY));
-        free(r);
-        free(unreadable);
-        return SWEEP_EXIT_RUN_FAILED;
-    }
-    int64_t nbad = sweep_check_rows(cfg, grid_size, NULL, r, count, unreadable, bad, msg, sizeof msg);
     int rc = -1;
-    if (nbad > 0 && !salvage) {
+    if (i == 0) {
+        *spec = sp;
+        sp = NULL;
+    } else if (strcmp(sp, *spec) != 0) {
+        fprintf(stderr, "%s merge: %s and %s hold different specs (spec_hash %016llx and %016llx)\n", prog,
+                inputs[0], path, (unsigned long long)XXH3_64bits(*spec, strlen(*spec)),
+                (unsigned long long)XXH3_64bits(sp, strlen(sp)));
+        rc = SWEEP_EXIT_USAGE;
+    }
+    if (rc < 0 && nbad > 0 && !salvage) {
         fprintf(stderr,
                 "%s merge: %s is damaged: %lld of its %lld rows fail their checks: %s.\n"
                 "Use --salvage to merge its sound rows only (the lost configurations run again on resume).\n",
                 prog, path, (long long)nbad, (long long)count, msg);
         rc = SWEEP_EXIT_USAGE;
-    } else if (nbad > 0) {
+    } else if (rc < 0 && nbad > 0) {
         fprintf(stderr, "%s merge: --salvage: leaving out %lld of the %lld rows of %s: %s\n", prog, (long long)nbad,
                 (long long)count, path, msg);
         *dropped += nbad;
     }
-    for (int64_t t = 0; t < count && rc < 0; t++)
-        if (!bad[t]) {
-            all[*n].row = r[t];
-            all[(*n)++].source = i;
-        }
+    merge_row *grown = rc < 0 ? realloc(*all, (size_t)(*n + count + 1) * sizeof **all) : NULL;
+    if (rc < 0 && grown == NULL) {
+        fprintf(stderr, "%s merge: %s\n", prog, dataset_status_str(SMM_ERR_NO_MEMORY));
+        rc = SWEEP_EXIT_RUN_FAILED;
+    }
+    if (rc < 0) {
+        *all = grown;
+        for (int64_t t = 0; t < count; t++)
+            if (why[t] == NULL) {
+                (*all)[*n].row = r[t];
+                (*all)[(*n)++].source = i;
+            }
+    }
+    free(sp);
     free(r);
-    free(unreadable);
-    free(bad);
+    free((void *)why);
     return rc;
-}
-
-/* 1 when a and b name the same existing file. */
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* Read the inputs' rows into *rows, checking specs, rows and duplicates; -1 to go on, else the exit status. */
 static int read_inputs(const char *prog, char **inputs, int ninputs, int salvage, results_file **in,
                        merge_row **rows, int64_t *nrows, int64_t *dropped, char **spec)
 {
-    char msg[1024];
-    int64_t total = 0;
-    for (int i = 0; i < ninputs; i++) {
-        smm_status s = results_open(inputs[i], 0, &in[i], msg, sizeof msg);
-        if (s != SMM_OK) {
-            fprintf(stderr, "%s merge: %s\n", prog, msg);
-            return SWEEP_EXIT_USAGE;
-        }
-        char *sp = NULL;
-        if (results_get_attr_string(in[i], "spec", &sp) != SMM_OK) {
-            fprintf(stderr, "%s merge: %s has no spec attribute\n", prog, inputs[i]);
-            return SWEEP_EXIT_USAGE;
-        }
-        if (i == 0) {
-            *spec = sp;
-        } else {
-            int same = strcmp(sp, *spec) == 0;
-            if (!same)
-                fprintf(stderr, "%s merge: %s and %s hold different specs (spec_hash %016llx and %016llx)\n",
-                        prog, inputs[0], inputs[i], (unsigned long long)XXH3_64bits(*spec, strlen(*spec)),
-                        (unsigned long long)XXH3_64bits(sp, strlen(sp)));
-            free(sp);
-            if (!same)
-                return SWEEP_EXIT_USAGE;
-        }
-        total += results_rows(in[i]);
-    }
-    sweep_config *cfg = malloc(sizeof *cfg);
-    merge_row *all = calloc((size_t)(total > 0 ? total : 1), sizeof *all);
-    *rows = all;
-    if (cfg == NULL || all == NULL) {
-        fprintf(stderr, "%s merge: %s\n", prog, dataset_status_str(SMM_ERR_NO_MEMORY));
-        free(cfg);
-        return SWEEP_EXIT_RUN_FAILED;
-    }
-    if (!sweep_config_from_spec(*spec, cfg, msg, sizeof msg)) {
-        fprintf(stderr, "%s merge: %s: its spec attribute cannot be read: %s\n", prog, inputs[0], msg);
-        free(cfg);
-        return SWEEP_EXIT_USAGE;
-    }
     int64_t n = 0;
     int rc = -1;
     for (int i = 0; i < ninputs && rc < 0; i++)
-        rc = read_checked_rows(prog, inputs[i], i, in[i], cfg, salvage, all, &n, dropped);
-    free(cfg);
+        rc = read_input(prog, inputs, i, salvage, in, spec, rows, &n, dropped);
     if (rc >= 0)
         return rc;
+    merge_row *all = *rows;
     *nrows = n;
     qsort(all, (size_t)n, sizeof *all, cmp_hash);
     for (int64_t t = 1; t < n; t++)
@@ -259,7 +222,7 @@ int sweep_merge_main(int argc, char **argv)
     char **inputs = argv + first + 1;
     int ninputs = argc - first - 1;
     for (int i = 0; i < ninputs; i++)
-        if (strcmp(inputs[i], out) == 0 || same_file(inputs[i], out))
+        if (cli_same_file(inputs[i], out))
             return merge_usage(prog, "the output file must not be one of the inputs");
     if (!overwrite && access(out, F_OK) == 0) {
         fprintf(stderr, "%s merge: %s exists; use --overwrite to replace it\n", prog, out);

@@ -94,13 +94,11 @@ void sweep_row_init(results_row *row, const sweep_run *run, const sweep_context 
     *row = r;
 }
 
-void sweep_library_phases(double phases[SWEEP_PHASES])
+void sweep_call_phases(const approx_phase_times *t, double phases[SWEEP_PHASES])
 {
-    approx_phase_times t;
-    approx_last_phase_times(&t);
-    phases[2] = t.encode_a;
-    phases[3] = t.estimate;
-    phases[4] = t.refine;
+    phases[2] = t->encode_a;
+    phases[3] = t->estimate;
+    phases[4] = t->refine;
 }
 
 /* Medians of a variant's phases over reps rounds, and of the per-round totals (encode B + rest). */
@@ -171,11 +169,9 @@ approx_options sweep_options(const sweep_context *ctx, const sweep_point *p)
     approx_options opts;
     approx_options_init(&opts);
     opts.method = p->method;
-    if (sketch_method_uses_bits(p->method))
-        opts.bits = p->size;
-    else
-        opts.sketch_dim = p->size;
+    opts.size = p->size;
     opts.seed = p->seed;
+    opts.flags = APPROX_BORROW_B; /* as approx_sgemm and approx_topk, which read the caller's op(B) */
     opts.num_threads = ctx->threads;
     if (p->mode == SWEEP_MODE_TOPK)
         opts.candidates = p->candidates;

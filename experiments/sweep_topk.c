@@ -11,10 +11,12 @@
  * Quality of a result (idx, val of m x topk), against the exact top-k E_i of
  * each query from the reference run of exact_topk, with every dot product
  * <a_i, b_j> recomputed in double here:
- *   recall          mean over i of the share of returned j with
- *                   float(<a_i, b_j>) >= min over E_i of float(<a_i, b_j'>):
- *                   ties with the exact k-th value count as hits, so the
- *                   figure does not depend on how ties were broken;
+ *   recall          recall@topk as topk_recall.h defines it (shared with
+ *                   sketchmm_bench topk): the mean over i of the share of
+ *                   returned j with float(<a_i, b_j>) >= min over E_i of
+ *                   float(<a_i, b_j'>): ties with the exact k-th value count
+ *                   as hits, so the figure does not depend on how ties were
+ *                   broken;
  *   recall_index    mean over i of |returned indices in E_i| / topk;
  *   max_value_error max |val - <a_i, b_j>| over every returned entry;
  *   recall_at_t     for t in 1, 10, 100 up to topk: recall of the first t
@@ -29,6 +31,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "topk_recall.h"
 #include "sweep.h"
 
 /* The cuts t of recall_at_t; a cut above topk is not measured (NaN). */
@@ -44,23 +47,13 @@ typedef struct {
     const float *Q, *D;        /* queries m x k, database n x k, row-major */
     int64_t m, n, k, K;
     int64_t *ref_idx;          /* exact top-K of the reference run, m x K */
-    float *ref_thr;            /* per query, per cut (TOPK_NUM_CUTS, then K): float(min over the
-                                  first t of ref_idx of <a_i, b_j>) */
+    float *ref_thr;            /* per cut (TOPK_NUM_CUTS, then K), per query: topk_recall_thresholds */
     int64_t *idx;              /* output of the run being timed, m x K */
     float *val;
     const approx_options *opts; /* per variant */
     topk_quality *quality;     /* per variant, set after its first successful run */
     int *evaluated;            /* per variant */
 } topk_ctx;
-
-/* <x, y> over k floats, accumulated in double. */
-static double dot_double(const float *x, const float *y, int64_t k)
-{
-    double s = 0.0;
-    for (int64_t t = 0; t < k; t++)
-        s += (double)x[t] * (double)y[t];
-    return s;
-}
 
 static smm_status run_exact(void *ctx, double *seconds)
 {
@@ -72,16 +65,10 @@ static smm_status run_exact(void *ctx, double *seconds)
     return s;
 }
 
-/* The threshold of cut number u (TOPK_NUM_CUTS: K itself) of query i. */
-static float threshold(const topk_ctx *c, int64_t i, int u)
-{
-    return c->ref_thr[i * (TOPK_NUM_CUTS + 1) + u];
-}
-
 /* The quality of (c->idx, c->val) against the reference. */
 static topk_quality evaluate(const topk_ctx *c)
 {
-    int64_t hits = 0, index_hits = 0, cut_hits[TOPK_NUM_CUTS] = { 0 };
+    int64_t index_hits = 0;
     double max_err = 0.0;
     for (int64_t i = 0; i < c->m; i++) {
         const float *q = c->Q + i * c->k;
@@ -92,25 +79,23 @@ static topk_quality evaluate(const topk_ctx *c)
                 max_err = INFINITY;
                 continue;
             }
-            double d = dot_double(q, c->D + j * c->k, c->k);
-            hits += (float)d >= threshold(c, i, TOPK_NUM_CUTS);
-            for (int u = 0; u < TOPK_NUM_CUTS; u++)
-                if (t < topk_cuts[u] && topk_cuts[u] <= c->K)
-                    cut_hits[u] += (float)d >= threshold(c, i, u);
             for (int64_t u = 0; u < c->K; u++)
                 if (ref[u] == j) {
                     index_hits++;
                     break;
                 }
-            double err = fabs((double)c->val[i * c->K + t] - d);
+            double err = fabs((double)c->val[i * c->K + t] - topk_dot_double(q, c->D + j * c->k, c->k));
             if (!(err <= max_err)) /* NaN propagates */
                 max_err = err;
         }
     }
     double total = (double)c->m * (double)c->K;
-    topk_quality qual = { (double)hits / total, (double)index_hits / total, max_err, { 0 } };
+    topk_quality qual = { topk_recall(c->Q, c->D, c->m, c->n, c->k, c->idx, c->K, c->K,
+                                      c->ref_thr + TOPK_NUM_CUTS * c->m),
+                          (double)index_hits / total, max_err, { 0 } };
     for (int u = 0; u < TOPK_NUM_CUTS; u++)
-        qual.recall_at[u] = topk_cuts[u] <= c->K ? (double)cut_hits[u] / ((double)c->m * (double)topk_cuts[u])
+        qual.recall_at[u] = topk_cuts[u] <= c->K ? topk_recall(c->Q, c->D, c->m, c->n, c->k, c->idx, c->K,
+                                                               topk_cuts[u], c->ref_thr + u * c->m)
                                                  : NAN;
     return qual;
 }
@@ -120,14 +105,17 @@ static smm_status run_approx(void *ctx, int variant, double phases[SWEEP_PHASES]
 {
     topk_ctx *c = ctx;
     approx_plan *plan = NULL;
+    approx_phase_times times;
+    approx_call call = APPROX_CALL_INIT;
+    call.times = &times;
     double t0 = metrics_now();
-    smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, c->k, c->n, c->D, c->k, &c->opts[variant],
+    smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, c->k, c->n, c->D, c->k, &c->opts[variant], NULL,
                                       &plan);
     double t1 = metrics_now();
     if (s == SMM_OK)
-        s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, c->m, c->Q, c->k, c->K, c->idx, c->val, c->K);
+        s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, c->m, c->Q, c->k, c->K, c->idx, c->val, c->K, &call);
     double t2 = metrics_now();
-    sweep_library_phases(phases);
+    sweep_call_phases(&times, phases);
     approx_plan_free(plan);
     phases[0] = t1 - t0;
     phases[1] = t2 - t1;
@@ -144,20 +132,10 @@ static smm_status run_approx(void *ctx, int variant, double phases[SWEEP_PHASES]
  */
 static void reference_thresholds(topk_ctx *c)
 {
-    for (int64_t i = 0; i < c->m; i++) {
-        double lo = INFINITY;
-        float *thr = c->ref_thr + i * (TOPK_NUM_CUTS + 1);
-        for (int u = 0; u < TOPK_NUM_CUTS; u++)
-            thr[u] = NAN;
-        for (int64_t t = 0; t < c->K; t++) {
-            double d = dot_double(c->Q + i * c->k, c->D + c->ref_idx[i * c->K + t] * c->k, c->k);
-            if (d < lo)
-                lo = d;
-            for (int u = 0; u < TOPK_NUM_CUTS; u++)
-                if (topk_cuts[u] == t + 1)
-                    thr[u] = (float)lo;
-        }
-        thr[TOPK_NUM_CUTS] = (float)lo;
+    for (int u = 0; u <= TOPK_NUM_CUTS; u++) {
+        const int64_t t = u < TOPK_NUM_CUTS ? topk_cuts[u] : c->K;
+        if (t <= c->K)
+            topk_recall_thresholds(c->Q, c->D, c->m, c->k, c->ref_idx, c->K, t, c->ref_thr + u * c->m);
     }
 }
 

@@ -1,8 +1,10 @@
 /*
  * sketch_encode.c - the method-generic entry points of sketch.h:
- * sketch_method_name, sketch_method_uses_bits, sketch_code_words and
+ * sketch_method_name, sketch_method_from_name, sketch_method_uses_bits, sketch_code_words and
  * sketch_encode, dispatching to the encoders of each family.
  */
+#include <string.h>
+
 #include "common/smm_runtime.h"
 #include "sketch/crosspolytope.h"
 #include "sketch/hd_rotation.h"
@@ -36,6 +38,16 @@ const char *sketch_method_name(sketch_method method)
     default:
         return NULL;
     }
+}
+
+sketch_method sketch_method_from_name(const char *name)
+{
+    if (name == NULL)
+        return (sketch_method)0;
+    for (int m = SKETCH_SIMHASH; m <= SKETCH_MADDNESS; m++)
+        if (strcmp(name, sketch_method_name((sketch_method)m)) == 0)
+            return (sketch_method)m;
+    return (sketch_method)0;
 }
 
 int sketch_method_uses_bits(sketch_method method)

@@ -23,7 +23,7 @@ static approx_options options_for(sketch_method method, int32_t sketch_dim, uint
 {
     approx_options o = APPROX_OPTIONS_INIT;
     o.method = method;
-    o.sketch_dim = sketch_dim;
+    o.size = sketch_dim;
     o.seed = seed;
     o.num_threads = threads;
     return o;
@@ -59,7 +59,7 @@ static void exact_product(int64_t m, int64_t n, int64_t k, const float *A, const
 static void estimate(int64_t m, int64_t n, int64_t k, const float *A, const float *B, const approx_options *o,
                      float *C)
 {
-    ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, o),
+    ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, o, NULL),
                      SMM_OK);
 }
 
@@ -161,11 +161,11 @@ START_TEST(same_result_for_every_thread_count_and_isa)
             ck_assert_int_eq(smm_set_isa(isas[i]), SMM_OK);
             approx_options o = options_for(methods[mi], 128, 77, 1);
             ck_assert_int_eq(approx_sgemm(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, A, m, B, k, 0.0f,
-                                          one, m, &o),
+                                          one, m, &o, NULL),
                              SMM_OK);
             o.num_threads = 2;
             ck_assert_int_eq(approx_sgemm(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.5f, A, m, B, k, 0.0f,
-                                          two, m, &o),
+                                          two, m, &o, NULL),
                              SMM_OK);
             ck_assert_msg(memcmp(one, two, sizeof(float) * m * n) == 0, "%s on %s: 1 and 2 threads differ",
                           sketch_method_name(methods[mi]), smm_isa_name(isas[i]));
@@ -208,7 +208,9 @@ START_TEST(sketches_bit_identical_on_every_isa_and_thread_count)
     test_fill_uniform(X, n * k, &rng);
     for (int64_t t = 0; t < k; t++) /* huge entries next to small ones (SRHT scales each vector first) */
         X[t] *= 1e30f;
-    const classical_sketch_ops *linear[] = { &classical_srht_sketch, &classical_countsketch_sketch };
+    /* the sketches of the registry entries (approx_method.h) */
+    const classical_sketch_ops *linear[] = { approx_method_of(SKETCH_SRHT)->impl,
+                                             approx_method_of(SKETCH_COUNTSKETCH)->impl };
     const approx_vectors layouts[] = { { SMM_ROW_MAJOR, n, X, k }, { SMM_COL_MAJOR, n, X, n } };
     smm_isa isas[4];
     const int count = test_supported_isas(isas);
@@ -289,14 +291,14 @@ static void check_every_layout(int64_t m, int64_t n, int64_t k, int32_t s)
                                 test_store(L, SMM_NO_TRANS, m, n, C0, C, ldc);
                             if (use_plan) {
                                 approx_plan *plan;
-                                ck_assert_int_eq(approx_plan_create(L, trans[tb], k, n, B, ldb, &o, &plan), SMM_OK);
+                                ck_assert_int_eq(approx_plan_create(L, trans[tb], k, n, B, ldb, &o, NULL, &plan), SMM_OK);
                                 ck_assert_int_eq(approx_plan_multiply(plan, L, trans[ta], m, alpha, A, lda, beta, C,
-                                                                      ldc),
+                                                                      ldc, NULL),
                                                  SMM_OK);
                                 approx_plan_free(plan);
                             } else {
                                 ck_assert_int_eq(approx_sgemm(L, trans[ta], trans[tb], m, n, k, alpha, A, lda, B, ldb,
-                                                              beta, C, ldc, &o),
+                                                              beta, C, ldc, &o, NULL),
                                                  SMM_OK);
                             }
                             for (int64_t i = 0; i < m; i++)
@@ -354,9 +356,9 @@ START_TEST(topk_ranks_the_same_estimates)
         approx_options o = options_for(methods[mi], 32, 4, 2);
         o.candidates = (int32_t)topk;
         approx_plan *plan;
-        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan), SMM_OK);
-        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n), SMM_OK);
-        ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx, val, topk), SMM_OK);
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, NULL, &plan), SMM_OK);
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n, NULL), SMM_OK);
+        ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx, val, topk, NULL), SMM_OK);
         for (int64_t i = 0; i < m; i++) {
             const float *row = C + i * n;
             for (int64_t t = 0; t < topk; t++) {
@@ -381,27 +383,27 @@ START_TEST(bad_input_leaves_c_untouched)
     float nan_a[4] = { 1, NAN, 3, 4 }, inf_b[4] = { 1, 0, INFINITY, 1 };
     for (int mi = 0; mi < METHODS; mi++) {
         approx_options o = options_for(methods[mi], 8, 1, 1);
-        const int32_t bad_dims[] = { 0, -1, APPROX_MAX_SKETCH_DIM + 1 };
+        const int32_t bad_dims[] = { -2, -1, APPROX_MAX_SKETCH_DIM + 1 }; /* 0 is the default */
         for (int d = 0; d < 3; d++) {
-            o.sketch_dim = bad_dims[d];
+            o.size = bad_dims[d];
             ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f, A, 2, B, 2, 0.0f,
-                                          C, 2, &o),
+                                          C, 2, &o, NULL),
                              SMM_ERR_BAD_ARGUMENT);
             approx_plan *plan;
-            ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 2, B, 2, &o, &plan),
+            ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 2, B, 2, &o, NULL, &plan),
                              SMM_ERR_BAD_ARGUMENT);
             ck_assert(plan == NULL);
         }
-        o.sketch_dim = 8;
+        o.size = 8;
         ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f, nan_a, 2, B, 2, 0.0f,
-                                      C, 2, &o),
+                                      C, 2, &o, NULL),
                          SMM_ERR_NON_FINITE);
         ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 2, 1.0f, A, 2, inf_b, 2, 0.0f,
-                                      C, 2, &o),
+                                      C, 2, &o, NULL),
                          SMM_ERR_NON_FINITE);
         approx_plan *plan;
-        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 2, B, 2, &o, &plan), SMM_OK);
-        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1.0f, nan_a, 2, 0.5f, C, 2),
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 2, B, 2, &o, NULL, &plan), SMM_OK);
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1.0f, nan_a, 2, 0.5f, C, 2, NULL),
                          SMM_ERR_NON_FINITE);
         approx_plan_free(plan);
         for (int i = 0; i < 4; i++)
@@ -433,7 +435,7 @@ START_TEST(zero_columns_rows_and_operands)
         /* all-zero op(A): alpha * 0 + beta * C exactly */
         memcpy(C, C0, sizeof C);
         ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, -2.0f, Z, k, B, n, beta, C,
-                                      n, &o),
+                                      n, &o, NULL),
                          SMM_OK);
         for (int64_t e = 0; e < m * n; e++)
             ck_assert_msg(C[e] == beta * C0[e], "%s: C[%lld] = %g, want %g", sketch_method_name(o.method),

@@ -21,7 +21,7 @@ static approx_options md_options(int32_t C, int32_t threads)
 {
     approx_options o = APPROX_OPTIONS_INIT;
     o.method = SKETCH_MADDNESS;
-    o.sketch_dim = C;
+    o.size = C;
     o.num_threads = threads;
     return o;
 }
@@ -29,7 +29,7 @@ static approx_options md_options(int32_t C, int32_t threads)
 static smm_status md_product(int64_t m, int64_t n, int64_t k, const float *A, const float *B,
                              const approx_options *o, float *C)
 {
-    return approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, o);
+    return approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, o, NULL);
 }
 
 /* Row-major rows x k -> its transpose (k x rows). */
@@ -148,17 +148,17 @@ START_TEST(bit_identical_for_every_thread_count_and_layout)
                           smm_isa_name(isas[i]), threads);
             /* op(B) stored transposed: the same columns */
             ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, 1.0f, A, k, Bt, k, 0.0f,
-                                          C, n, &o),
+                                          C, n, &o, NULL),
                              SMM_OK);
             ck_assert_int_eq(memcmp(ref, C, (size_t)(m * n) * sizeof *C), 0);
             /* op(A) stored transposed (codes read with a stride) */
             ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, At, m, B, n, 0.0f,
-                                          C, n, &o),
+                                          C, n, &o, NULL),
                              SMM_OK);
             ck_assert_int_eq(memcmp(ref, C, (size_t)(m * n) * sizeof *C), 0);
             /* column-major storage of the same A, B and C */
             ck_assert_int_eq(approx_sgemm(SMM_COL_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, At, m, Bt, k,
-                                          0.0f, Ccm, m, &o),
+                                          0.0f, Ccm, m, &o, NULL),
                              SMM_OK);
             for (int64_t r = 0; r < m; r++)
                 for (int64_t c = 0; c < n; c++)
@@ -169,7 +169,7 @@ START_TEST(bit_identical_for_every_thread_count_and_layout)
             C[e] = 1.0f;
         o.num_threads = 2;
         ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 2.0f, A, k, B, n, 0.5f, C,
-                                      n, &o),
+                                      n, &o, NULL),
                          SMM_OK);
         for (int64_t e = 0; e < m * n; e++)
             ck_assert(C[e] == 2.0f * ref[e] + 0.5f * 1.0f);
@@ -193,9 +193,9 @@ static void *run_plan(void *arg)
 {
     plan_job *j = arg;
     for (int rep = 0; rep < 3; rep++) {
-        j->status = approx_plan_topk(j->plan, SMM_ROW_MAJOR, SMM_NO_TRANS, j->m, j->A, j->k, 5, j->idx, j->val, 5);
+        j->status = approx_plan_topk(j->plan, SMM_ROW_MAJOR, SMM_NO_TRANS, j->m, j->A, j->k, 5, j->idx, j->val, 5, NULL);
         j->mstatus = approx_plan_multiply(j->plan, SMM_ROW_MAJOR, SMM_NO_TRANS, j->m, 1.0f, j->A, j->k, 0.0f, j->C,
-                                          j->n);
+                                          j->n, NULL);
     }
     return NULL;
 }
@@ -213,7 +213,7 @@ START_TEST(topk_exact_with_all_candidates_and_a_shared_plan)
     approx_options o = md_options(10, 2);
     o.candidates = (int32_t)n;
     approx_plan *plan = NULL;
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan), SMM_OK);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, NULL, &plan), SMM_OK);
     ck_assert_int_eq(exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, A, k, B, n, topk, ref_idx,
                                 ref_val, topk),
                      SMM_OK);
@@ -239,10 +239,10 @@ START_TEST(topk_exact_with_all_candidates_and_a_shared_plan)
     /* fewer candidates: the one-shot call and the plan agree, returned values are exact dot products */
     o.candidates = 20;
     approx_plan_free(plan);
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan), SMM_OK);
-    ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx, val, topk), SMM_OK);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, NULL, &plan), SMM_OK);
+    ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx, val, topk, NULL), SMM_OK);
     ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, A, k, B, n, topk,
-                                 idx + m * topk, val + m * topk, topk, &o),
+                                 idx + m * topk, val + m * topk, topk, &o, NULL),
                      SMM_OK);
     ck_assert(memcmp(idx, idx + m * topk, (size_t)(m * topk) * sizeof *idx) == 0);
     for (int64_t i = 0; i < m; i++)
@@ -272,13 +272,13 @@ START_TEST(estimate_blocks_match_the_product)
     test_fill_uniform(B, k * n, &st);
     approx_options o = md_options(6, 2);
     approx_plan *plan = NULL;
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan), SMM_OK);
-    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n), SMM_OK);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, NULL, &plan), SMM_OK);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n, NULL), SMM_OK);
     smm_context ctx;
     ck_assert_int_eq(smm_context_current(&ctx), SMM_OK);
     const approx_vectors rows = { SMM_ROW_MAJOR, m, A, k };
     void *a_state = NULL;
-    ck_assert_int_eq(plan->ops->sketch_a(&ctx, &plan->b, plan->b_state, &rows, &a_state), SMM_OK);
+    ck_assert_int_eq(plan->method->ops->sketch_a(&ctx, &plan->b, plan->b_state, &rows, &a_state), SMM_OK);
     static const int64_t blocks[][4] = { /* i0, rows, j0, cols */
         { 0, 150, 0, 300 }, { 5, 3, 32, 40 }, { 31, 70, 0, 33 }, { 100, 50, 256, 44 }, { 129, 1, 64, 1 },
         { 7, 140, 96, 200 },
@@ -287,13 +287,13 @@ START_TEST(estimate_blocks_match_the_product)
         const int64_t i0 = blocks[b][0], r = blocks[b][1], j0 = blocks[b][2], c = blocks[b][3];
         for (int64_t e = 0; e < r * c; e++)
             out[e] = NAN;
-        plan->ops->estimate_block(&ctx, &plan->b, plan->b_state, a_state, i0, r, j0, c, out, c, NULL);
+        plan->method->ops->estimate_block(&ctx, &plan->b, plan->b_state, a_state, i0, r, j0, c, out, c);
         for (int64_t i = 0; i < r; i++)
             for (int64_t j = 0; j < c; j++)
                 ck_assert_msg(out[i * c + j] == C[(i0 + i) * n + j0 + j], "block %zu entry (%lld, %lld)", b,
                               (long long)(i0 + i), (long long)(j0 + j));
     }
-    plan->ops->free_state(a_state);
+    plan->method->ops->free_state(a_state);
     approx_plan_free(plan);
     free(A), free(B), free(C), free(out);
 }
@@ -314,7 +314,7 @@ START_TEST(bad_input_leaves_outputs_untouched)
     ck_assert_int_eq(md_product(m, n, k, A, B, &o, C), SMM_ERR_BAD_ARGUMENT); /* C > k */
     o = md_options(4, 0);
     ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, 15, k, 1.0f, A, k, B, n, 0.0f, C, n,
-                                  &o),
+                                  &o, NULL),
                      SMM_ERR_BAD_SIZE); /* 15 columns: fewer than the 16 leaves */
     B[5] = NAN;
     ck_assert_int_eq(md_product(m, n, k, A, B, &o, C), SMM_ERR_NON_FINITE);
@@ -335,17 +335,17 @@ START_TEST(bad_input_leaves_outputs_untouched)
         val[e] = -7.0f;
     }
     o.candidates = 10;
-    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, A, k, B, n, 2, idx, val, 2, &o),
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, A, k, B, n, 2, idx, val, 2, &o, NULL),
                      SMM_ERR_NON_FINITE);
     A[3] = 0.25f;
     o.candidates = 1; /* fewer candidates than topk */
-    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, A, k, B, n, 2, idx, val, 2, &o),
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, A, k, B, n, 2, idx, val, 2, &o, NULL),
                      SMM_ERR_BAD_ARGUMENT);
     for (int e = 0; e < 8; e++)
         ck_assert(idx[e] == -7 && val[e] == -7.0f);
     approx_plan *plan = (approx_plan *)&o;
     o = md_options(9, 0);
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan), SMM_ERR_BAD_ARGUMENT);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, NULL, &plan), SMM_ERR_BAD_ARGUMENT);
     ck_assert_ptr_null(plan);
     /* more codebooks than the ridge system allows (k large enough) */
     {
@@ -353,7 +353,7 @@ START_TEST(bad_input_leaves_outputs_untouched)
         float *BB = calloc((size_t)(kk * nn), sizeof(float));
         plan = (approx_plan *)&o;
         o = md_options(257, 0);
-        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, kk, nn, BB, nn, &o, &plan),
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, kk, nn, BB, nn, &o, NULL, &plan),
                          SMM_ERR_BAD_ARGUMENT);
         ck_assert_ptr_null(plan);
         free(BB);

@@ -16,7 +16,7 @@ static approx_options pq_options(int32_t M, int32_t threads)
 {
     approx_options o = APPROX_OPTIONS_INIT;
     o.method = SKETCH_PQ;
-    o.sketch_dim = M;
+    o.size = M;
     o.num_threads = threads;
     return o;
 }
@@ -24,7 +24,7 @@ static approx_options pq_options(int32_t M, int32_t threads)
 static smm_status pq_product(int64_t m, int64_t n, int64_t k, const float *A, const float *B,
                              const approx_options *o, float *C)
 {
-    return approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, o);
+    return approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, o, NULL);
 }
 
 START_TEST(error_falls_as_m_grows)
@@ -79,7 +79,7 @@ START_TEST(bit_identical_for_every_thread_count_isa_and_layout)
                           smm_isa_name(isas[i]), threads);
             /* op(B) stored transposed: the same columns */
             ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, 1.0f, A, k, Bt, k, 0.0f,
-                                          C, n, &o),
+                                          C, n, &o, NULL),
                              SMM_OK);
             ck_assert_int_eq(memcmp(ref, C, (size_t)(m * n) * sizeof *C), 0);
         }
@@ -87,8 +87,8 @@ START_TEST(bit_identical_for_every_thread_count_isa_and_layout)
     test_restore_defaults();
     approx_plan *plan = NULL;
     o.num_threads = 2;
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan), SMM_OK);
-    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n), SMM_OK);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, NULL, &plan), SMM_OK);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n, NULL), SMM_OK);
     ck_assert_int_eq(memcmp(ref, C, (size_t)(m * n) * sizeof *C), 0);
     approx_plan_free(plan);
     free(A), free(B), free(Bt), free(ref), free(C);
@@ -107,7 +107,7 @@ typedef struct {
 static void *run_topk(void *arg)
 {
     topk_job *j = arg;
-    j->status = approx_plan_topk(j->plan, SMM_ROW_MAJOR, SMM_NO_TRANS, j->m, j->A, j->k, 5, j->idx, j->val, 5);
+    j->status = approx_plan_topk(j->plan, SMM_ROW_MAJOR, SMM_NO_TRANS, j->m, j->A, j->k, 5, j->idx, j->val, 5, NULL);
     return NULL;
 }
 
@@ -123,7 +123,7 @@ START_TEST(topk_exact_with_all_candidates_and_a_shared_plan)
     approx_options o = pq_options(10, 1);
     o.candidates = (int32_t)n;
     approx_plan *plan = NULL;
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan), SMM_OK);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, NULL, &plan), SMM_OK);
     ck_assert_int_eq(exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, A, k, B, n, topk, ref_idx,
                                 ref_val, topk),
                      SMM_OK);
@@ -161,7 +161,7 @@ START_TEST(bad_input_leaves_c_untouched)
     ck_assert_int_eq(pq_product(m, n, k, A, B, &o, C), SMM_ERR_BAD_ARGUMENT); /* M > k */
     o = pq_options(4, 0);
     ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, 15, k, 1.0f, A, k, B, n, 0.0f, C, n,
-                                  &o),
+                                  &o, NULL),
                      SMM_ERR_BAD_SIZE); /* 15 columns: fewer than the 16 centroids */
     B[5] = NAN;
     ck_assert_int_eq(pq_product(m, n, k, A, B, &o, C), SMM_ERR_NON_FINITE);
@@ -172,7 +172,7 @@ START_TEST(bad_input_leaves_c_untouched)
         ck_assert_float_eq(C[e], 7.0f);
     approx_plan *plan = (approx_plan *)&o;
     o = pq_options(9, 0);
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, &plan), SMM_ERR_BAD_ARGUMENT);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &o, NULL, &plan), SMM_ERR_BAD_ARGUMENT);
     ck_assert_ptr_null(plan);
 }
 END_TEST

@@ -64,8 +64,7 @@ static approx_options options_for(sketch_method method)
 {
     approx_options o = APPROX_OPTIONS_INIT;
     o.method = method;
-    o.bits = 256;
-    o.sketch_dim = 32;
+    o.size = sketch_method_uses_bits(method) ? 256 : 32;
     o.seed = 77;
     return o;
 }
@@ -83,10 +82,11 @@ START_TEST(plan_matches_one_shot_for_every_method)
         const approx_options o = options_for(all_methods[mi]);
         approx_plan *plan = NULL;
         /* the plan stores B^T (n x k, row-major) as op(B) = (B^T)^T: transb = TRANS */
-        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &o, &plan), SMM_OK);
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &o, NULL, &plan), SMM_OK);
         ck_assert_ptr_nonnull(plan);
         int64_t pk = 0, pn = 0;
         approx_options po;
+        approx_options_init(&po);
         ck_assert_int_eq(approx_plan_info(plan, &pk, &pn, &po), SMM_OK);
         ck_assert(pk == k && pn == n && po.method == o.method && po.seed == o.seed);
         const float *As[2] = { A, A2 };
@@ -94,9 +94,9 @@ START_TEST(plan_matches_one_shot_for_every_method)
             for (int64_t t = 0; t < m * n; t++)
                 C1[t] = C2[t] = (float)t;
             ck_assert_int_eq(approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, 0.5f, As[r], k, Bt, k,
-                                          0.25f, C1, n, &o),
+                                          0.25f, C1, n, &o, NULL),
                              SMM_OK);
-            ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, As[r], k, 0.25f, C2, n),
+            ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, As[r], k, 0.25f, C2, n, NULL),
                              SMM_OK);
             ck_assert_msg(memcmp(C1, C2, sizeof(float) * m * n) == 0, "%s: plan and one-shot differ (A %d)",
                           sketch_method_name(o.method), r);
@@ -104,9 +104,9 @@ START_TEST(plan_matches_one_shot_for_every_method)
         /* the plan copied B: changing the caller's B changes nothing */
         float saved = Bt[0];
         Bt[0] = 1e6f;
-        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, A2, k, 0.0f, C1, n), SMM_OK);
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, A2, k, 0.0f, C1, n, NULL), SMM_OK);
         Bt[0] = saved;
-        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, A2, k, 0.0f, C2, n), SMM_OK);
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 0.5f, A2, k, 0.0f, C2, n, NULL), SMM_OK);
         ck_assert(memcmp(C1, C2, sizeof(float) * m * n) == 0);
         approx_plan_free(plan);
     }
@@ -129,7 +129,7 @@ START_TEST(topk_is_exact_when_every_column_is_a_candidate)
         approx_options o = options_for(all_methods[mi]);
         o.candidates = (int32_t)n;
         ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, topk, idx, val,
-                                     ldk, &o),
+                                     ldk, &o, NULL),
                          SMM_OK);
         for (int64_t i = 0; i < m; i++) {
             reference_topk(A, Bt, i, n, k, topk, ref_idx, ref_val);
@@ -164,7 +164,7 @@ static double recall_of(const approx_options *o, const float *A, const float *Bt
     int64_t *idx = malloc(sizeof(int64_t) * m * topk), *ref_idx = malloc(sizeof(int64_t) * topk);
     float *val = malloc(sizeof(float) * m * topk);
     double *ref_val = malloc(sizeof(double) * topk);
-    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, topk, idx, val, topk, o),
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, topk, idx, val, topk, o, NULL),
                      SMM_OK);
     int64_t hits = 0;
     for (int64_t i = 0; i < m; i++) {
@@ -214,7 +214,7 @@ START_TEST(topk_reproducible_across_threads_and_isas)
         ck_assert_int_eq(smm_set_isa(SMM_ISA_SCALAR), SMM_OK);
         /* column-major A and B: contiguous rows of op(A), strided columns of op(B) in the refinement */
         ck_assert_int_eq(approx_topk(SMM_COL_MAJOR, SMM_TRANS, SMM_TRANS, m, n, k, A, k, B, n, topk, ref_idx, ref_val,
-                                     topk, &o),
+                                     topk, &o, NULL),
                          SMM_OK);
         const int same_isa_bits = sketch_method_uses_bits(o.method);
         for (int i = 0; i < count; i++)
@@ -224,7 +224,7 @@ START_TEST(topk_reproducible_across_threads_and_isas)
                 ck_assert_int_eq(smm_set_isa(isas[i]), SMM_OK);
                 o.num_threads = threads;
                 ck_assert_int_eq(approx_topk(SMM_COL_MAJOR, SMM_TRANS, SMM_TRANS, m, n, k, A, k, B, n, topk, idx, val,
-                                             topk, &o),
+                                             topk, &o, NULL),
                                  SMM_OK);
                 ck_assert_msg(memcmp(idx, ref_idx, sizeof(int64_t) * m * topk) == 0 &&
                                   memcmp(val, ref_val, sizeof(float) * m * topk) == 0,
@@ -234,8 +234,8 @@ START_TEST(topk_reproducible_across_threads_and_isas)
         ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
         /* the plan gives the one-shot result */
         approx_plan *plan;
-        ck_assert_int_eq(approx_plan_create(SMM_COL_MAJOR, SMM_TRANS, k, n, B, n, &o, &plan), SMM_OK);
-        ck_assert_int_eq(approx_plan_topk(plan, SMM_COL_MAJOR, SMM_TRANS, m, A, k, topk, idx, val, topk), SMM_OK);
+        ck_assert_int_eq(approx_plan_create(SMM_COL_MAJOR, SMM_TRANS, k, n, B, n, &o, NULL, &plan), SMM_OK);
+        ck_assert_int_eq(approx_plan_topk(plan, SMM_COL_MAJOR, SMM_TRANS, m, A, k, topk, idx, val, topk, NULL), SMM_OK);
         approx_plan_free(plan);
         if (same_isa_bits)
             ck_assert(memcmp(idx, ref_idx, sizeof(int64_t) * m * topk) == 0);
@@ -252,7 +252,7 @@ START_TEST(bad_input_leaves_outputs_untouched)
     approx_options o = APPROX_OPTIONS_INIT;
     /* m = 2 rows of dimension 3 against n = 2 columns */
 #define TOPK(topk_, ldk_, opts_) \
-    approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, topk_, idx, val, ldk_, opts_)
+    approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, topk_, idx, val, ldk_, opts_, NULL)
     ck_assert_int_eq(TOPK(0, 2, &o), SMM_ERR_BAD_ARGUMENT);
     ck_assert_int_eq(TOPK(3, 3, &o), SMM_ERR_BAD_ARGUMENT); /* topk > n */
     ck_assert_int_eq(TOPK(2, 1, &o), SMM_ERR_BAD_LEADING_DIM);
@@ -266,12 +266,12 @@ START_TEST(bad_input_leaves_outputs_untouched)
     o.method = (sketch_method)0;
     ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_METHOD);
     o.method = SKETCH_GAUSSIAN_PROJECTION;
-    o.sketch_dim = 0;
+    o.size = -1;
     ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_ARGUMENT);
-    o.sketch_dim = APPROX_MAX_SKETCH_DIM + 1;
+    o.size = APPROX_MAX_SKETCH_DIM + 1;
     ck_assert_int_eq(TOPK(1, 2, &o), SMM_ERR_BAD_ARGUMENT);
-    o.sketch_dim = 8;
-    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, 1, NULL, val, 2, &o),
+    o.size = 8;
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, 1, NULL, val, 2, &o, NULL),
                      SMM_ERR_NULL_POINTER);
     A[4] = NAN;
     for (int mi = 0; mi < NUM_METHODS; mi++) {
@@ -287,40 +287,40 @@ START_TEST(bad_input_leaves_outputs_untouched)
 
     /* plans */
     approx_plan *plan = (approx_plan *)&o; /* must be reset to NULL on error */
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, NULL), SMM_ERR_NULL_POINTER);
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 2, B, 2, &o, &plan), SMM_ERR_BAD_SIZE);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, NULL, NULL), SMM_ERR_NULL_POINTER);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 2, B, 2, &o, NULL, &plan), SMM_ERR_BAD_SIZE);
     ck_assert_ptr_null(plan);
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 1, &o, &plan), SMM_ERR_BAD_LEADING_DIM);
-    ck_assert_int_eq(approx_plan_create((smm_layout)1, SMM_NO_TRANS, 3, 2, B, 2, &o, &plan), SMM_ERR_BAD_LAYOUT);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 1, &o, NULL, &plan), SMM_ERR_BAD_LEADING_DIM);
+    ck_assert_int_eq(approx_plan_create((smm_layout)1, SMM_NO_TRANS, 3, 2, B, 2, &o, NULL, &plan), SMM_ERR_BAD_LAYOUT);
     B[1] = INFINITY;
     for (int mi = 0; mi < NUM_METHODS; mi++) {
         o.method = all_methods[mi];
-        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, &plan), SMM_ERR_NON_FINITE);
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, NULL, &plan), SMM_ERR_NON_FINITE);
         ck_assert_ptr_null(plan);
     }
     B[1] = 0;
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, NULL, &plan), SMM_OK);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, NULL, NULL, &plan), SMM_OK);
     float C[4] = { 7, 7, 7, 7 };
-    ck_assert_int_eq(approx_plan_multiply(NULL, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 3, 0, C, 2),
+    ck_assert_int_eq(approx_plan_multiply(NULL, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 3, 0, C, 2, NULL),
                      SMM_ERR_NULL_POINTER);
-    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 2, 0, C, 2),
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 2, 0, C, 2, NULL),
                      SMM_ERR_BAD_LEADING_DIM);
-    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 3, 0, C, 1),
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 3, 0, C, 1, NULL),
                      SMM_ERR_BAD_LEADING_DIM);
-    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, -1, 1, A, 3, 0, C, 2), SMM_ERR_BAD_SIZE);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, -1, 1, A, 3, 0, C, 2, NULL), SMM_ERR_BAD_SIZE);
     A[0] = NAN;
-    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 3, 0, C, 2), SMM_ERR_NON_FINITE);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 1, A, 3, 0, C, 2, NULL), SMM_ERR_NON_FINITE);
     A[0] = 1;
     for (int i = 0; i < 4; i++)
         ck_assert(C[i] == 7.0f);
-    ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, A, 3, 3, idx, val, 3),
+    ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, A, 3, 3, idx, val, 3, NULL),
                      SMM_ERR_BAD_ARGUMENT);
     ck_assert_int_eq(approx_plan_info(NULL, NULL, NULL, NULL), SMM_ERR_NULL_POINTER);
     /* alpha == 0: C := beta * C without sketching; m == 0: nothing */
-    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 0, A, 3, 2, C, 2), SMM_OK);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 2, 0, A, 3, 2, C, 2, NULL), SMM_OK);
     for (int i = 0; i < 4; i++)
         ck_assert(C[i] == 14.0f);
-    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 1, NULL, 3, 0, NULL, 2), SMM_OK);
+    ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 1, NULL, 3, 0, NULL, 2, NULL), SMM_OK);
     approx_plan_free(plan);
 }
 END_TEST
@@ -542,12 +542,12 @@ START_TEST(stream_splits_give_the_full_product_top_k)
         }
         /* a classical method: the same candidates and result for every thread count */
         approx_options o = options_for(SKETCH_GAUSSIAN_PROJECTION);
-        o.sketch_dim = 16;
+        o.size = 16;
         o.candidates = 50;
         for (int threads = 1; threads <= 3; threads++) {
             o.num_threads = threads;
             ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, topk, idx, val,
-                                         topk, &o),
+                                         topk, &o, NULL),
                              SMM_OK);
             if (threads == 1) {
                 memcpy(ref_idx, idx, sizeof(int64_t) * (size_t)(m * topk));
@@ -564,7 +564,79 @@ START_TEST(stream_splits_give_the_full_product_top_k)
 }
 END_TEST
 
-START_TEST(phase_times_of_the_last_call)
+/*
+ * Search parameters per call: one plan searched with candidates c gives exactly the result of a plan made
+ * with candidates c (the sketch does not depend on them), for every method; a plan that borrows op(B)
+ * gives the results of one that copies it, and refuses a C over the borrowed op(B).
+ */
+START_TEST(candidates_per_call_and_borrowed_b)
+{
+    const int64_t m = 37, n = 700, k = 24, topk = 5;
+    float *A = malloc(sizeof(float) * m * k), *Bt = malloc(sizeof(float) * n * k);
+    float *C1 = malloc(sizeof(float) * m * n), *C2 = malloc(sizeof(float) * m * n);
+    int64_t idx1[37 * 5], idx2[37 * 5];
+    float val1[37 * 5], val2[37 * 5];
+    fill_clustered(A, m, k, 5, 0.4f, 11);
+    fill_clustered(Bt, n, k, 5, 0.4f, 12);
+    for (int method = SKETCH_SIMHASH; method <= SKETCH_MADDNESS; method++) {
+        approx_options o = options_for((sketch_method)method);
+        o.size = sketch_method_uses_bits(o.method) ? 128 : 8;
+        approx_plan *plan = NULL, *fixed = NULL, *borrowing = NULL;
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &o, NULL, &plan), SMM_OK);
+        const int32_t cands[] = { 5, 23, 150, 700 };
+        for (int c = 0; c < 4; c++) {
+            approx_call call = APPROX_CALL_INIT;
+            call.candidates = cands[c];
+            ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx1, val1, topk,
+                                              &call),
+                             SMM_OK);
+            approx_options oc = o;
+            oc.candidates = cands[c];
+            ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &oc, NULL, &fixed), SMM_OK);
+            ck_assert_int_eq(approx_plan_topk(fixed, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx2, val2, topk,
+                                              NULL),
+                             SMM_OK);
+            approx_plan_free(fixed);
+            ck_assert_msg(memcmp(idx1, idx2, sizeof idx1) == 0 && memcmp(val1, val2, sizeof val1) == 0,
+                          "%s: candidates %d per call differ from a plan made with them",
+                          sketch_method_name(o.method), (int)cands[c]);
+        }
+        approx_call bad = APPROX_CALL_INIT;
+        bad.candidates = (int32_t)topk - 1; /* below topk */
+        ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx1, val1, topk, &bad),
+                         SMM_ERR_BAD_ARGUMENT);
+        /* borrowing op(B): the same products and searches */
+        approx_options ob = o;
+        ob.flags = APPROX_BORROW_B;
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &ob, NULL, &borrowing), SMM_OK);
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C1, n, NULL),
+                         SMM_OK);
+        ck_assert_int_eq(
+            approx_plan_multiply(borrowing, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C2, n, NULL), SMM_OK);
+        ck_assert_msg(memcmp(C1, C2, sizeof(float) * m * n) == 0, "%s: a borrowing plan's product differs",
+                      sketch_method_name(o.method));
+        ck_assert_int_eq(approx_plan_topk(borrowing, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx2, val2, topk,
+                                          NULL),
+                         SMM_OK);
+        ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx1, val1, topk, NULL),
+                         SMM_OK);
+        ck_assert(memcmp(idx1, idx2, sizeof idx1) == 0 && memcmp(val1, val2, sizeof val1) == 0);
+        /* a C lying over the borrowed op(B) is refused, nothing written */
+        ck_assert_int_eq(approx_plan_multiply(borrowing, SMM_ROW_MAJOR, SMM_NO_TRANS, 1, 1.0f, A, k, 0.0f, Bt, n,
+                                              NULL),
+                         SMM_ERR_BAD_ARGUMENT);
+        approx_options info;
+        approx_options_init(&info);
+        ck_assert_int_eq(approx_plan_info(borrowing, NULL, NULL, &info), SMM_OK);
+        ck_assert(info.flags == APPROX_BORROW_B && info.size == o.size);
+        approx_plan_free(borrowing);
+        approx_plan_free(plan);
+    }
+    free(A), free(Bt), free(C1), free(C2);
+}
+END_TEST
+
+START_TEST(phase_times_of_each_call)
 {
     const int64_t m = 300, n = 2000, k = 64;
     float *A = malloc(sizeof(float) * m * k), *Bt = malloc(sizeof(float) * n * k), *C = malloc(sizeof(float) * m * n);
@@ -574,28 +646,33 @@ START_TEST(phase_times_of_the_last_call)
     test_fill_uniform(A, m * k, &rng);
     test_fill_uniform(Bt, n * k, &rng);
     approx_phase_times t;
-    ck_assert_int_eq(approx_last_phase_times(NULL), SMM_ERR_NULL_POINTER);
+    approx_call call = APPROX_CALL_INIT;
+    call.times = &t;
     for (int mi = 0; mi < NUM_METHODS; mi++) {
         const approx_options o = options_for(all_methods[mi]);
-        ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, 10, idx, val, 10, &o),
-                         SMM_OK);
-        ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
+        ck_assert_int_eq(
+            approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, 10, idx, val, 10, &o, &call),
+            SMM_OK);
         ck_assert_msg(t.encode_b > 0 && t.encode_a > 0 && t.estimate > 0 && t.refine > 0, "%s: %g %g %g %g",
                       sketch_method_name(o.method), t.encode_b, t.encode_a, t.estimate, t.refine);
         approx_plan *plan;
-        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &o, &plan), SMM_OK);
-        ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &o, &call, &plan), SMM_OK);
         ck_assert(t.encode_b > 0 && t.encode_a == 0 && t.estimate == 0 && t.refine == 0);
-        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n), SMM_OK);
-        ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
+        ck_assert_int_eq(approx_plan_multiply(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C, n, &call),
+                         SMM_OK);
         ck_assert(t.encode_b == 0 && t.encode_a > 0 && t.estimate > 0 && t.refine == 0);
         approx_plan_free(plan);
     }
-    /* a call that fails its checks clears the times */
-    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, 0, idx, val, 10, NULL),
-                     SMM_ERR_BAD_ARGUMENT);
-    ck_assert_int_eq(approx_last_phase_times(&t), SMM_OK);
+    /* a call that fails its checks reports no phase */
+    ck_assert_int_eq(
+        approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, 0, idx, val, 10, NULL, &call),
+        SMM_ERR_BAD_ARGUMENT);
     ck_assert(t.encode_b == 0 && t.encode_a == 0 && t.estimate == 0 && t.refine == 0);
+    /* a call struct of a size this library does not know is refused */
+    call.struct_size = 3;
+    ck_assert_int_eq(
+        approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, Bt, k, 10, idx, val, 10, NULL, &call),
+        SMM_ERR_BAD_ARGUMENT);
     free(A), free(Bt), free(C), free(idx), free(val);
 }
 END_TEST
@@ -651,7 +728,7 @@ START_TEST(exact_topk_rejects_non_finite_input)
                                 ck_assert_msg(idx[t] == -9 && val[t] == 7.0f, "an output was written (entry %d)", t);
                             /* the approximate top-k gives the same status */
                             ck_assert_int_eq(approx_topk(layout, ta, tb, m, n, k, A, lda, B, ldb, topk, idx, val, ldk,
-                                                         NULL),
+                                                         NULL, NULL),
                                              SMM_ERR_NON_FINITE);
                             X[e] = saved;
                         }
@@ -678,10 +755,10 @@ START_TEST(zero_dimensions_are_bad_size)
     float val[4] = { 7, 7, 7, 7 };
     approx_plan *plan = NULL;
     smm_status s[6];
-    s[0] = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 2, B, 2, NULL, &plan);
-    s[1] = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 0, B, 2, NULL, &plan);
-    s[2] = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 0, A, 1, B, 2, 1, idx, val, 2, NULL);
-    s[3] = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 0, 3, A, 3, B, 1, 1, idx, val, 2, NULL);
+    s[0] = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 0, 2, B, 2, NULL, NULL, &plan);
+    s[1] = approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 0, B, 2, NULL, NULL, &plan);
+    s[2] = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 0, A, 1, B, 2, 1, idx, val, 2, NULL, NULL);
+    s[3] = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 0, 3, A, 3, B, 1, 1, idx, val, 2, NULL, NULL);
     s[4] = exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 0, A, 1, B, 2, 1, idx, val, 2);
     s[5] = exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 0, 3, A, 3, B, 1, 1, idx, val, 2);
     for (int i = 0; i < 6; i++) {
@@ -693,11 +770,11 @@ START_TEST(zero_dimensions_are_bad_size)
     for (int i = 0; i < 4; i++)
         ck_assert(idx[i] == -9 && val[i] == 7.0f);
     approx_options o = APPROX_OPTIONS_INIT;
-    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, 0, idx, val, 2, &o),
+    ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, 2, 2, 3, A, 3, B, 2, 0, idx, val, 2, &o, NULL),
                      SMM_ERR_BAD_ARGUMENT);
     o.method = SKETCH_COUNTSKETCH;
-    o.sketch_dim = 0;
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, &plan), SMM_ERR_BAD_ARGUMENT);
+    o.size = -1;
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, 3, 2, B, 2, &o, NULL, &plan), SMM_ERR_BAD_ARGUMENT);
     ck_assert_ptr_null(plan);
 }
 END_TEST
@@ -730,17 +807,17 @@ START_TEST(topk_outputs_must_not_overlap_inputs)
     float ref_val[3][4];
     approx_options o = APPROX_OPTIONS_INIT;
     o.method = SKETCH_GAUSSIAN_PROJECTION;
-    o.sketch_dim = 4;
+    o.size = 4;
     o.candidates = 3;
     approx_plan *plan;
-    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bs, k, &o, &plan), SMM_OK);
+    ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bs, k, &o, NULL, &plan), SMM_OK);
     ck_assert_int_eq(exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, As, k, Bs, k, topk, ref_idx[0],
                                 ref_val[0], ldk),
                      SMM_OK);
     ck_assert_int_eq(approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, As, k, Bs, k, topk, ref_idx[1],
-                                 ref_val[1], ldk, &o),
+                                 ref_val[1], ldk, &o, NULL),
                      SMM_OK);
-    ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, As, k, topk, ref_idx[2], ref_val[2], ldk),
+    ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, As, k, topk, ref_idx[2], ref_val[2], ldk, NULL),
                      SMM_OK);
     /* adjacent buffers (A | idx | val | B, each touching the next): accepted, same results */
     for (int call = 0; call < 3; call++) {
@@ -749,8 +826,8 @@ START_TEST(topk_outputs_must_not_overlap_inputs)
         const smm_status s =
             call == 0   ? exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, B, k, topk, idx, val, ldk)
             : call == 1 ? approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, B, k, topk, idx, val, ldk,
-                                      &o)
-                        : approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx, val, ldk);
+                                      &o, NULL)
+                        : approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx, val, ldk, NULL);
         ck_assert_msg(s == SMM_OK, "call %d on adjacent buffers: status %d", call, (int)s);
         ck_assert(memcmp(idx, ref_idx[call], sizeof(int64_t) * 4) == 0);
         ck_assert(memcmp(val, ref_val[call], sizeof(float) * 4) == 0);
@@ -780,9 +857,9 @@ START_TEST(topk_outputs_must_not_overlap_inputs)
                                        cases[c].val, ldk)
                 : call == 1
                     ? approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_TRANS, m, n, k, A, k, B, k, topk, cases[c].idx,
-                                  cases[c].val, ldk, &o)
+                                  cases[c].val, ldk, &o, NULL)
                     : approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, cases[c].idx, cases[c].val,
-                                       ldk);
+                                       ldk, NULL);
             ck_assert_msg(s == SMM_ERR_BAD_ARGUMENT, "%s, call %d: status %d (%s)", cases[c].what, call, (int)s,
                           smm_status_str(s));
             ck_assert_msg(memcmp(saved, arena, sizeof(int64_t) * 16) == 0, "%s, call %d: memory was written",
@@ -804,7 +881,8 @@ int main(void)
     tcase_add_test(tc, topk_reproducible_across_threads_and_isas);
     tcase_add_test(tc, bad_input_leaves_outputs_untouched);
     tcase_add_test(tc, dot_kernels_match_scalar);
-    tcase_add_test(tc, phase_times_of_the_last_call);
+    tcase_add_test(tc, phase_times_of_each_call);
+    tcase_add_test(tc, candidates_per_call_and_borrowed_b);
     tcase_add_test(tc, streaming_selection_equals_full_sort);
     tcase_add_test(tc, select_collect_kernels_match_scalar);
     tcase_add_test(tc, stream_splits_give_the_full_product_top_k);

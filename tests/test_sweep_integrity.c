@@ -14,10 +14,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <hdf5.h>
 #include <zlib.h>
 
+#include "data/dataset.h"
 #include "test_tmpdir.h"
 #include "test_util.h"
 #include "sweep_harness.h"
@@ -271,6 +273,18 @@ static void check_refused_damaged(const char *path, const char *row_needle, cons
     free(after);
 }
 
+/* `sketchmm_sweep check --list path` finds the damage: exit 1, the row listed with why_needle. */
+static void check_command_lists(const char *path, const char *row_needle, const char *why_needle)
+{
+    const char *args[] = { "check", "--list", path, NULL };
+    int rc = run_sweep(args);
+    if (rc != 1 || !file_contains(log_path(), row_needle) || !file_contains(log_path(), why_needle))
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 1);
+    ck_assert_msg(file_contains(log_path(), row_needle), "check --list should list %s", row_needle);
+    ck_assert_msg(file_contains(log_path(), why_needle), "check --list should say '%s'", why_needle);
+}
+
 /* Salvage damaged into good: kept rows, and resuming good completes the grid. */
 static void check_salvage(const char *damaged, const char *good, int64_t kept)
 {
@@ -297,6 +311,9 @@ START_TEST(test_damaged_rows_refused_and_salvaged)
     run_small(out);
     size_t size;
     unsigned char *pristine = slurp(out, &size);
+    const char *sound[] = { "check", out, NULL };
+    ck_assert_int_eq(run_sweep(sound), 0);
+    ck_assert_msg(file_contains(log_path(), "every row sound"), "check should call a fresh file sound");
 
     /* 1. Eight bytes of row 2's config_hash overwritten on disk: its chunk fails its checksum. */
     int64_t count;
@@ -316,6 +333,7 @@ START_TEST(test_damaged_rows_refused_and_salvaged)
     spill(copy, bytes, size);
     free(bytes);
     check_refused_damaged(copy, "row 2: ", "checksum");
+    check_command_lists(copy, "\t2\t", "checksum");
     const char *m[] = { "--overwrite", merged, copy, NULL };
     ck_assert_int_eq(run_merge(m), 2);
     ck_assert_msg(file_contains(log_path(), "damaged") && file_contains(log_path(), "row 2: "),
@@ -328,20 +346,23 @@ START_TEST(test_damaged_rows_refused_and_salvaged)
         rows_edit_fn edit;
         const char *row, *why;
         int64_t kept;
+        const char *listed;
     } cases[] = {
-        { index_out_of_grid, "row 3 ", "outside the grid", SMALL_RUN_ROWS - 1 },
-        { hash_changed, "row 1 ", "config_hash does not match", SMALL_RUN_ROWS - 1 },
-        { index_swapped, "row 0 ", "another configuration", SMALL_RUN_ROWS - 2 },
-        { row_repeated, "row 6 ", "same configuration", SMALL_RUN_ROWS },
-        { blank_row_appended, "row 6 ", "mode is neither", SMALL_RUN_ROWS },
+        { index_out_of_grid, "row 3 ", "outside the grid", SMALL_RUN_ROWS - 1, "\t3\t" },
+        { hash_changed, "row 1 ", "config_hash does not match", SMALL_RUN_ROWS - 1, "\t1\t" },
+        { index_swapped, "row 0 ", "another configuration", SMALL_RUN_ROWS - 2, NULL },
+        { row_repeated, "row 6 ", "same configuration", SMALL_RUN_ROWS, "\t6\t" },
+        { blank_row_appended, "row 6 ", "mode is neither", SMALL_RUN_ROWS, "\t6\t" },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         spill(copy, pristine, size);
         edit_rows(copy, cases[c].edit);
         check_refused_damaged(copy, cases[c].row, cases[c].why);
         /* index_swapped passes the checks without a grid (merge) but not resume's */
-        if (cases[c].edit != index_swapped)
+        if (cases[c].edit != index_swapped) {
+            check_command_lists(copy, cases[c].listed, cases[c].why);
             check_salvage(copy, good, cases[c].kept);
+        }
     }
 
     /* 3. Merge with one damaged shard: refused, nothing written. */
@@ -516,6 +537,93 @@ START_TEST(test_missing_data_creates_no_output)
 }
 END_TEST
 
+/*
+ * Run args (which hold "--out", then OUT_SLOT) with the output named input itself, a symbolic link to
+ * it and a hard link to it: each run is refused (2) with a message, and input keeps its bytes.
+ */
+static void check_out_refused(const char *input, const char **args, int out_slot)
+{
+    size_t size;
+    unsigned char *before = slurp(input, &size);
+    ck_assert_ptr_nonnull(before);
+    char sym[1200], hard[1200];
+    snprintf(sym, sizeof sym, "%s.symlink", input);
+    snprintf(hard, sizeof hard, "%s.hardlink", input);
+    unlink(sym);
+    unlink(hard);
+    ck_assert_int_eq(symlink(input, sym), 0);
+    ck_assert_int_eq(link(input, hard), 0);
+    const char *outs[] = { input, sym, hard };
+    for (int i = 0; i < 3; i++) {
+        args[out_slot] = outs[i];
+        int rc = run_sweep(args);
+        if (rc != 2)
+            dump_file(log_path());
+        ck_assert_msg(rc == 2, "--out %s (input %s): exit %d, expected 2", outs[i], input, rc);
+        ck_assert_msg(file_contains(log_path(), "which the sweep reads"), "the message should say why");
+        size_t after_size;
+        unsigned char *after = slurp(input, &after_size);
+        ck_assert_msg(after != NULL && after_size == size && memcmp(after, before, size) == 0,
+                      "--out %s changed the input %s", outs[i], input);
+        free(after);
+    }
+    unlink(sym);
+    unlink(hard);
+    free(before);
+}
+
+START_TEST(test_out_that_is_an_input_refused)
+{
+    /* an ann benchmark file, as `--datasets ann:d.h5 --out d.h5 --overwrite` */
+    char ann[1024];
+    test_tmp_path("input-ann.h5", ann, sizeof ann);
+    float train[40 * 8], test[3 * 8], distances[3] = { 0 };
+    for (int i = 0; i < 40 * 8; i++)
+        train[i] = (float)((i * 7) % 11) - 5.0f;
+    memcpy(test, train, sizeof test);
+    int64_t neighbors[3] = { 0, 1, 2 };
+    dataset_ann a = { { 40, 8, train }, { 3, 8, test }, neighbors, distances, 1, 40, 3, "dot" };
+    char msg[256];
+    ck_assert_int_eq(dataset_write_ann(ann, &a, msg, sizeof msg), SMM_OK);
+    char spec_ann[1100];
+    snprintf(spec_ann, sizeof spec_ann, "ann:%s", ann);
+    const char *args_ann[] = { "--mode", "topk", "--datasets", spec_ann, "--topk-shapes", "3x40", "--topk", "2", "--candidates", "4",
+                               "--methods", "srht", "--topk-sketch-dims", "4", "--topk-reps", "1", "--overwrite",
+                               "--out", NULL, NULL };
+    check_out_refused(ann, args_ann, 18);
+
+    /* an HDF5 matrix FILE:/x */
+    char spec_h5[1100];
+    snprintf(spec_h5, sizeof spec_h5, "%s:/train", ann);
+    const char *args_h5[] = { "--mode", "dense", "--datasets", spec_h5, "--shapes", "8x8", "--methods", "srht",
+                              "--sketch-dims", "4", "--reps", "1", "--overwrite", "--out", NULL, NULL };
+    check_out_refused(ann, args_h5, 14);
+
+    /* the Fashion-MNIST images */
+    char dir[1024], images[1100];
+    test_tmp_path("fm-out", dir, sizeof dir);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    snprintf(images, sizeof images, "%s/t10k-images-idx3-ubyte.gz", dir);
+    write_idx_gz(images, 50);
+    snprintf(images, sizeof images, "%s/train-images-idx3-ubyte.gz", dir);
+    write_idx_gz(images, 400);
+    const char *args_fm[] = { "--mode", "dense", "--data-dir", dir, "--m", "8", "--n", "8", "--methods", "srht",
+                              "--sketch-dims", "4", "--reps", "1", "--overwrite", "--out", NULL, NULL };
+    check_out_refused(images, args_fm, 16);
+
+    /* the spec file */
+    char spec[1024];
+    test_tmp_path("input-spec.json", spec, sizeof spec);
+    FILE *f = fopen(spec, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"mode\": \"dense\", \"datasets\": [\"gaussian\"], \"methods\": [\"srht\"], \"sketch_dims\": [4], "
+          "\"shapes\": [\"8x8\"], \"reps\": 1}\n", f);
+    fclose(f);
+    const char *args_spec[] = { "--spec", spec, "--overwrite", "--out", NULL, NULL };
+    check_out_refused(spec, args_spec, 4);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* Spec files: a key twice, long lists                                      */
 /* ------------------------------------------------------------------------ */
@@ -621,6 +729,7 @@ static Suite *integrity_suite(void)
     tcase_add_test(tc, test_corrupt_gzip_data_fails_without_output);
     tcase_add_test(tc, test_zero_column_dataset_refused_without_output);
     tcase_add_test(tc, test_missing_data_creates_no_output);
+    tcase_add_test(tc, test_out_that_is_an_input_refused);
     tcase_add_test(tc, test_spec_duplicate_keys_and_long_lists);
     suite_add_tcase(s, tc);
     return s;

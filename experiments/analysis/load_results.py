@@ -21,8 +21,16 @@ seed, created, modes, methods, ...). Every field the file has is loaded; none
 beyond those of the first sweeps is required. Fixed-length byte strings are
 decoded to ``str``.
 
-A table with a blank row or a config_index twice raises ValueError (see
-``sketchmm_sweep merge --salvage``). Two columns are derived on loading: ``size`` (bits for the sketch families,
+Every row is checked as the sweep checks it before a resume or a merge (its
+chunk's checksum, its names and sizes, its config_hash against the file's spec,
+its config_index, no configuration twice), by the sweep's own code: the loader
+runs ``sketchmm_sweep check`` (found at $SKETCHMM_SWEEP, next to an installed
+package, in the repository's build/, or on PATH). A file with bad rows raises
+ValueError naming them (``sketchmm_sweep merge --salvage GOOD.h5 FILE.h5`` keeps
+the sound ones); so does a file that is not a results table. ``check=None``
+(the default) warns when the program cannot be found or the file has no spec
+(sweeps before 0.2.0), ``check=True`` raises then, ``check=False`` skips the
+check. Two columns are derived on loading: ``size`` (bits for the sketch families,
 sketch_dim for the classical methods) and ``size_name`` ("bits" or
 "sketch_dim"). Files of older sweeps (SimHash only, dense only, no mode
 field) load with the missing fields filled in: mode "dense", sketch_dim,
@@ -51,12 +59,22 @@ From the command line, ``/usr/bin/python3 load_results.py FILE.h5`` prints the
 attributes and the table.
 """
 
+import os
+import re
+import shutil
+import subprocess
 import sys
+import warnings
 
 import h5py
 import numpy as np
 
-__all__ = ["load_results", "load_attributes", "format_table", "num_rows", "select", "ResultsTable"]
+__all__ = ["load_results", "load_attributes", "format_table", "num_rows", "select", "ResultsTable",
+           "find_sweep", "check_rows"]
+
+# The program whose `check` subcommand checks a results file (the sweep driver itself).
+SWEEP_ENV = "SKETCHMM_SWEEP"
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Fields added after the first sweeps, with the value they take in older files.
 _DEFAULTS = {
@@ -92,27 +110,108 @@ class ResultsTable(dict):
         return f"{format_table(self)}\n[{num_rows(self)} rows; columns: {', '.join(self)}]"
 
 
-def _check_rows(path, columns, rows):
-    """Refuse a damaged table: a blank row (no mode) or a config_index twice.
-
-    The sweep driver checks much more (checksums, hashes against the spec)
-    when it resumes or merges a file; this catches what would silently skew
-    an analysis. A chunk that fails its checksum already makes h5py raise."""
-    bad = [int(i) for i in np.flatnonzero(np.asarray([m == "" for m in columns["mode"]], dtype=bool))]
-    if "config_index" in columns and rows:
-        index = np.asarray(columns["config_index"])
-        _, first = np.unique(index, return_index=True)
-        bad += sorted(set(range(rows)) - set(int(i) for i in first))
-    if bad:
-        raise ValueError(f"{path} is damaged: row(s) {sorted(set(bad))[:10]} are blank or repeat a "
-                         f"config_index; keep its sound rows with `build/sketchmm_sweep merge --salvage "
-                         f"GOOD.h5 {path}`")
+def _recorded_sweep():
+    """SWEEP of sketchmm/_paths.py (written by cmake --install) when this file is sketchmm/_analysis/."""
+    paths = os.path.join(os.path.dirname(_HERE), "_paths.py")
+    if os.path.basename(_HERE) != "_analysis" or not os.path.isfile(paths):
+        return None
+    try:
+        with open(paths) as f:
+            found = re.search(r'^SWEEP = "([^"\n]+)"$', f.read(), re.MULTILINE)  # read, never run
+    except OSError:
+        return None
+    return found.group(1) if found else None
 
 
-def _columns(path):
+def find_sweep():
+    """The sketchmm_sweep program that checks results files, or None: $SKETCHMM_SWEEP, the one
+    installed with the package (sketchmm/_paths.py), the repository's build/sketchmm_sweep (when this
+    file is experiments/analysis/load_results.py), then PATH."""
+    env = os.environ.get(SWEEP_ENV)
+    if env:
+        return env
+    for path in (_recorded_sweep(), os.path.join(os.path.dirname(os.path.dirname(_HERE)), "build", "sketchmm_sweep")):
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return shutil.which("sketchmm_sweep")
+
+
+def check_rows(path, sweep=None):
+    """Check every row of a results file with `sketchmm_sweep check` (the checks of a resume or a
+    merge, one implementation for the sweep and its readers). Returns None when every row is sound;
+    raises ValueError naming the bad rows (or saying why the file is no results file),
+    FileNotFoundError when the program cannot be found."""
+    sweep = sweep or find_sweep()
+    if not sweep:
+        raise FileNotFoundError(f"sketchmm_sweep not found (set ${SWEEP_ENV}, or build it: cmake --build build); "
+                                f"it checks the rows of {path}")
+    r = subprocess.run([sweep, "check", "--list", path], capture_output=True, text=True, timeout=3600)
+    if r.returncode == 0:
+        return None
+    if r.returncode == 1:
+        bad = [line.split("\t") for line in r.stdout.splitlines() if line.count("\t") == 3]
+        listed = "; ".join(f"row {row} (config_index {index}): {why}" for _, row, index, why in bad[:5])
+        more = f"; and {len(bad) - 5} more" if len(bad) > 5 else ""
+        raise ValueError(f"{path} is damaged: {len(bad)} row(s) fail the sweep's checks: {listed}{more}. "
+                         f"Keep its sound rows with `sketchmm_sweep merge --salvage GOOD.h5 {path}`")
+    message = r.stderr.strip().splitlines()
+    reason = message[0] if message else f"exit status {r.returncode}"
+    if r.returncode == 2:
+        raise ValueError(f"{path} is not a results file of sketchmm_sweep: {reason}")
+    raise RuntimeError(f"{sweep} check {path} failed: {reason}")
+
+
+def _read_table(path):
+    """The /results compound table of path (a numpy structured array) and whether the file has a spec
+    attribute; ValueError saying what is wrong when the file is no results table."""
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        raise ValueError(f"{path} cannot be opened as an HDF5 file: {e}") from None
+    with f:
+        if "results" not in f:
+            raise ValueError(f"{path} has no /results table: not a results file of sketchmm_sweep")
+        table = f["results"]
+        if not isinstance(table, h5py.Dataset):
+            raise ValueError(f"{path}: /results is a {type(table).__name__}, not a table (a dataset of rows)")
+        if table.dtype.names is None or table.ndim != 1:
+            raise ValueError(f"{path}: /results is a {table.ndim}-D array of {table.dtype} with shape "
+                             f"{table.shape}, not a table of rows (a 1-D compound dataset): not a results file "
+                             "of sketchmm_sweep")
+        if "method" not in table.dtype.names:
+            raise ValueError(f"{path}: /results has no field 'method' (fields: {', '.join(table.dtype.names)}): "
+                             "not a results file of sketchmm_sweep")
+        try:
+            data = table[...]
+        except OSError as e:
+            raise ValueError(f"{path}: the rows of /results cannot be read ({e}); "
+                             f"`sketchmm_sweep check {path}` names the damaged rows") from None
+        return data, "spec" in f.attrs
+
+
+def _verify(path, has_spec, check, sweep):
+    """Run check_rows as `check` asks (None: warn where it cannot run, True: raise, False: skip)."""
+    if check is False:
+        return
+    if not has_spec:
+        message = (f"{path} has no spec attribute (a file of a sweep before sketchmm 0.2.0, or not written by "
+                   "sketchmm_sweep): its rows are not checked")
+        if check:
+            raise ValueError(message)
+        warnings.warn(message, stacklevel=3)
+        return
+    try:
+        check_rows(path, sweep)
+    except FileNotFoundError as e:
+        if check:
+            raise
+        warnings.warn(f"{e}: its rows are not checked", stacklevel=3)
+
+
+def _columns(path, check=None, sweep=None):
     """The /results table as a ResultsTable of numpy arrays, strings decoded."""
-    with h5py.File(path, "r") as f:
-        data = f["results"][...]
+    data, has_spec = _read_table(path)
+    _verify(path, has_spec, check, sweep)
     columns = ResultsTable()
     for name in data.dtype.names:
         column = data[name]
@@ -125,7 +224,6 @@ def _columns(path):
         if name not in columns:
             dtype = object if isinstance(default, str) else type(default)
             columns[name] = np.full(rows, default, dtype=dtype)
-    _check_rows(path, columns, rows)
     bits = np.asarray(columns.get("bits", np.zeros(rows, dtype=np.int32)))
     uses_bits = bits > 0
     columns["size"] = np.where(uses_bits, bits, columns["sketch_dim"]).astype(np.int64)
@@ -133,14 +231,17 @@ def _columns(path):
     return columns
 
 
-def load_results(path, as_pandas=None):
+def load_results(path, as_pandas=None, check=None, sweep=None):
     """Return the /results table of a sweep file.
 
     as_pandas: None (default) gives a pandas.DataFrame when pandas can be
     imported and a dict of numpy arrays otherwise; True requires pandas; False
-    always gives the dict.
+    always gives the dict. check: the rows checked by `sketchmm_sweep check`
+    (None: warn when that cannot run, True: raise then, False: no check);
+    sweep: the program's path (default: find_sweep()). Raises ValueError for a
+    file that is no results table or has bad rows.
     """
-    columns = _columns(path)
+    columns = _columns(path, check, sweep)
     if as_pandas is False:
         return columns
     try:
@@ -165,12 +266,19 @@ def num_rows(table):
     return len(next(iter(table.values()))) if table else 0
 
 
+def _equal(column, value, rows):
+    """column == value as one bool per row, whatever the column's dtype (numpy gives a lone False for
+    an empty float array compared with a string)."""
+    return np.broadcast_to(np.asarray(np.asarray(column, dtype=object) == value, dtype=bool), (rows,))
+
+
 def select(table, **equal):
     """The rows of a table (either kind) whose columns equal the given values,
     e.g. select(table, mode="topk", method="simhash"); same kind as table."""
-    mask = np.ones(num_rows(table), dtype=bool)
+    rows = num_rows(table)
+    mask = np.ones(rows, dtype=bool)
     for name, value in equal.items():
-        mask &= np.asarray(table[name]) == value
+        mask &= _equal(table[name], value, rows)
     if hasattr(table, "columns") and hasattr(table, "loc"):
         return table.loc[mask].reset_index(drop=True)
     return ResultsTable((name, np.asarray(column)[mask]) for name, column in table.items())
@@ -253,9 +361,8 @@ def format_table(table):
     """A plain-text table per mode (DataFrame or dict of arrays): dense rows
     with their errors, top-k rows with their recall."""
     parts = []
-    modes = np.asarray(table["mode"]) if num_rows(table) else np.asarray([])
     for mode, columns in _MODE_COLUMNS.items():
-        if (modes == mode).any():
+        if _equal(table["mode"], mode, num_rows(table)).any():
             rows = select(table, mode=mode)
             topk = ""
             if mode == "topk":
@@ -268,10 +375,15 @@ def main(argv):
     if len(argv) != 2:
         print("usage: load_results.py FILE.h5", file=sys.stderr)
         return 2
+    try:
+        table = load_results(argv[1])
+    except (ValueError, FileNotFoundError) as e:
+        print(f"load_results.py: {e}", file=sys.stderr)
+        return 1
     for name, value in load_attributes(argv[1]).items():
         print(f"{name:16} {value}")
     print()
-    print(format_table(load_results(argv[1])))
+    print(format_table(table))
     return 0
 
 

@@ -5,10 +5,13 @@
 
 Checks that load_results.py loads files of the current layout (every field,
 newer ones such as config_hash and recall_at_10 included) and of older sweeps
-(missing fields filled in), that the Pareto front is right on known points,
-and that plot_sweep.py, run as a program, writes a non-empty PNG. WORKDIR
-(default: a temporary directory) receives the files. Exits 77 (ctest's skip
-code) when h5py, numpy or matplotlib cannot be imported.
+(missing fields filled in), tables of no rows, refuses what is no results
+table with a clear error, and (with $SKETCHMM_SWEEP, the sweep driver: files
+it writes, then damages) refuses bad rows through `sketchmm_sweep check`; that
+the Pareto front is right on known points, and that plot_sweep.py, run as a
+program, writes a non-empty PNG. WORKDIR (default: a temporary directory)
+receives the files. Exits 77 (ctest's skip code) when h5py, numpy or
+matplotlib cannot be imported.
 """
 
 import os
@@ -16,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import warnings
 
 try:
     import h5py
@@ -27,7 +31,8 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from load_results import ResultsTable, format_table, load_attributes, load_results, num_rows, select  # noqa: E402
+from load_results import (ResultsTable, format_table, load_attributes, load_results, num_rows,  # noqa: E402
+                          select)
 from plot_sweep import pareto_front  # noqa: E402
 
 WORKDIR = None
@@ -106,7 +111,7 @@ class LoadResults(unittest.TestCase):
         write_old(self.old)
 
     def test_current_fields_all_loaded(self):
-        t = load_results(self.current, as_pandas=False)
+        t = load_results(self.current, as_pandas=False, check=False)  # made here: no spec to check rows against
         self.assertIsInstance(t, ResultsTable)
         for name, _ in FIELDS:
             self.assertIn(name, t)
@@ -125,22 +130,52 @@ class LoadResults(unittest.TestCase):
         self.assertEqual(num_rows(select(t, mode="topk", method="simhash")), 3)
         self.assertEqual(load_attributes(self.current)["git_commit"], "0123456789abcdef")
 
-    def test_damaged_table_refused(self):
-        for damage in ("blank", "repeat"):
-            path = os.path.join(WORKDIR, f"damaged_{damage}.h5")
-            write_current(path)
-            with h5py.File(path, "a") as f:
-                rows = f["results"][...]
-                extra = np.zeros(1, dtype=rows.dtype) if damage == "blank" else rows[:1].copy()
-                del f["results"]
-                f.create_dataset("results", data=np.concatenate([rows, extra]))
-            with self.assertRaises(ValueError) as caught:
+    def test_not_a_results_table_refused(self):
+        """Files that are no results table: a clear ValueError saying what the file holds."""
+        cases = {
+            "float_array": (lambda f: f.create_dataset("results", data=np.zeros(5, dtype=np.float32)),
+                            "not a table of rows"),
+            "group": (lambda f: f.create_group("results"), "not a table"),
+            "nothing": (lambda f: f.create_dataset("other", data=np.zeros(2)), "no /results table"),
+            "no_method": (lambda f: f.create_dataset("results", data=np.zeros(3, dtype=[("x", "<f8")])),
+                          "no field 'method'"),
+        }
+        for name, (make, needle) in cases.items():
+            path = os.path.join(WORKDIR, f"malformed_{name}.h5")
+            with h5py.File(path, "w") as f:
+                make(f)
+            with self.assertRaises(ValueError, msg=name) as caught:
                 load_results(path, as_pandas=False)
-            self.assertIn("row(s) [23]", str(caught.exception))
-            self.assertIn("merge --salvage", str(caught.exception))
+            self.assertIn(needle, str(caught.exception), name)
+        path = os.path.join(WORKDIR, "not_hdf5.h5")
+        with open(path, "w") as f:
+            f.write("not an HDF5 file\n")
+        with self.assertRaisesRegex(ValueError, "cannot be opened as an HDF5 file"):
+            load_results(path)
+
+    def test_zero_rows(self):
+        """A table of no rows (a salvage that kept nothing) loads, selects and prints."""
+        path = os.path.join(WORKDIR, "empty.h5")
+        with h5py.File(path, "w") as f:
+            f.create_dataset("results", data=np.zeros(0, dtype=FIELDS))
+        for as_pandas in (False, None):
+            t = load_results(path, as_pandas=as_pandas, check=False)
+            self.assertEqual(num_rows(t), 0)
+            self.assertEqual(format_table(t), "(no rows)")
+            self.assertEqual(num_rows(select(t, mode="dense", method="srht")), 0)
+        self.assertIn("(no rows)", repr(load_results(path, as_pandas=False, check=False)))
+
+    def test_unchecked_rows_warn(self):
+        """Rows that cannot be checked (no spec: files made here, sweeps before 0.2.0) warn, or raise
+        with check=True."""
+        with self.assertWarnsRegex(UserWarning, "no spec attribute"):
+            load_results(self.current, as_pandas=False)
+        with self.assertRaisesRegex(ValueError, "no spec attribute"):
+            load_results(self.current, as_pandas=False, check=True)
 
     def test_old_file_gets_defaults(self):
-        t = load_results(self.old, as_pandas=False)
+        with self.assertWarnsRegex(UserWarning, "no spec attribute"):
+            t = load_results(self.old, as_pandas=False)
         self.assertEqual(num_rows(t), 3)
         self.assertTrue((t["mode"] == "dense").all())
         self.assertTrue((t["sketch_dim"] == 0).all())
@@ -158,6 +193,84 @@ class LoadResults(unittest.TestCase):
         out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn("dense", out.stdout)  # a DataFrame with pandas, else the text table
+
+
+@unittest.skipUnless(os.environ.get("SKETCHMM_SWEEP"), "needs $SKETCHMM_SWEEP (the sweep driver)")
+class CheckedRows(unittest.TestCase):
+    """Files written by the sweep driver, then damaged: load_results refuses them with the rows named,
+    through `sketchmm_sweep check` (the checks of resume and merge)."""
+
+    def setUp(self):
+        self.sweep = os.environ["SKETCHMM_SWEEP"]
+        self.path = os.path.join(WORKDIR, "driver.h5")
+        r = subprocess.run([self.sweep, "--mode", "dense", "--datasets", "gaussian", "--k", "16", "--shapes",
+                            "32x32", "--methods", "srht,countsketch", "--sketch-dims", "4,8", "--reps", "1",
+                            "--threads", "1", "--overwrite", "--out", self.path], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def _damage(self, edit):
+        path = os.path.join(WORKDIR, "driver_damaged.h5")
+        with open(self.path, "rb") as src, open(path, "wb") as dst:
+            dst.write(src.read())
+        with h5py.File(path, "a") as f:
+            rows = f["results"][...]
+            rows = edit(rows)
+            attrs = dict(f.attrs)
+            del f["results"]
+            f.create_dataset("results", data=rows, chunks=(1,), maxshape=(None,), fletcher32=True)
+            f.attrs.update(attrs)
+        return path
+
+    def test_sound_file_loads(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # checked: no warning
+            t = load_results(self.path, as_pandas=False)
+        self.assertEqual(num_rows(t), 4)
+
+    def test_bad_rows_refused(self):
+        def blank(rows):
+            return np.concatenate([rows, np.zeros(1, dtype=rows.dtype)])
+
+        def repeat(rows):
+            return np.concatenate([rows, rows[1:2]])
+
+        def unknown_mode(rows):
+            rows["mode"][2] = b"sparse"
+            return rows
+
+        def index_outside(rows):
+            rows["config_index"][3] = 99
+            return rows
+
+        for edit, needle in ((blank, "row 4 "), (repeat, "row 4 "), (unknown_mode, "row 2 "),
+                             (index_outside, "row 3 ")):
+            path = self._damage(edit)
+            with self.assertRaises(ValueError, msg=edit.__name__) as caught:
+                load_results(path, as_pandas=False)
+            self.assertIn(needle, str(caught.exception), edit.__name__)
+            self.assertIn("merge --salvage", str(caught.exception))
+            t = load_results(path, as_pandas=False, check=False)  # the caller's choice: read it unchecked
+            self.assertGreaterEqual(num_rows(t), 4)
+
+    def test_salvage_of_nothing_loads(self):
+        """Every row bad, salvaged: a table of 0 rows that loads and prints (it raised AttributeError)."""
+        def rehash(rows):
+            rows["config_hash"] += 1
+            return rows
+
+        damaged = self._damage(rehash)
+        empty = os.path.join(WORKDIR, "salvaged_nothing.h5")
+        r = subprocess.run([self.sweep, "merge", "--overwrite", "--salvage", empty, damaged], capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("merged 0 rows", r.stdout)
+        t = load_results(empty, as_pandas=False)
+        self.assertEqual(num_rows(t), 0)
+        self.assertEqual(str(t), "(no rows)")
+        out = subprocess.run([sys.executable, os.path.join(HERE, "load_results.py"), empty], capture_output=True,
+                             text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("(no rows)", out.stdout)
 
 
 class ParetoFront(unittest.TestCase):

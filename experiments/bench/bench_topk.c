@@ -28,11 +28,12 @@
  *   sketchmm methods  approx_plan_create on the database (creation), then
  *                     approx_plan_topk with the given candidates (queries).
  *
- * Recall@10 is value-based: a returned column counts when its inner product
- * (recomputed in double here, for every contender alike) is at least the
- * 10th largest of the row minus 1e-6 relative; the 10th largest is the
- * smallest double inner product of exact_topk's ten (so ties at the cut
- * count for every contender, and exact_topk scores 1 by construction).
+ * Recall@10 is the sweep's (experiments/topk_recall.h), value-based: a
+ * returned column counts when its inner product (recomputed in double,
+ * rounded to float, for every contender alike) is at least the float of the
+ * 10th largest of the row, the smallest inner product of exact_topk's ten
+ * (so ties at the cut count for every contender, and exact_topk scores 1 by
+ * construction).
  */
 #include <math.h>
 #include <stddef.h>
@@ -53,6 +54,7 @@
 #include "data/dataset.h"
 #include "faiss_peer.h"
 #include "peer_blas.h"
+#include "topk_recall.h"
 #include "sketchmm.h"
 
 #define TOPK 10
@@ -62,7 +64,6 @@
 #define MAX_ROWS (INT64_C(1) << 24)
 #define DEFAULT_THREADS 2
 #define DEFAULT_REPS 3
-#define RECALL_TOLERANCE 1e-6   /* relative, below the 10th largest value (the help text says 1e-6) */
 #define SETTLE_SECONDS 0.03     /* pause before each timed call (idle OpenMP / BLAS threads stop spinning) */
 #define BLOCK_COLS 2048         /* approx/topk_stream.h: TOPK_STREAM_COLS */
 #define MAX_BLOCK_ROWS 4096     /* --ob-rows */
@@ -124,9 +125,10 @@ static void describe(FILE *out)
         "  their times is the median of the per-round ratios ('+-': half their interquartile range).\n"
         "  Table: median seconds of creation and of the queries, one-shot = their sum, speedup =\n"
         "  exact_topk's median seconds (same run) over the contender's (queries; one-shot), the\n"
-        "  median phase times of approx_last_phase_times (encode_b from the creation), and\n"
-        "  recall@%d: a returned column counts when its inner product (in double) is at least\n"
-        "  the row's %dth largest minus 1e-6 relative. Each timed call follows a %g ms pause.\n",
+        "  median phase times the calls report (approx_call.times; encode_b from the creation), and\n"
+        "  recall@%d as the sweep reports it (experiments/topk_recall.h): a returned column counts\n"
+        "  when its inner product (in double, rounded to float) is at least the row's %dth largest\n"
+        "  exact one, so ties count as hits. Each timed call follows a %g ms pause.\n",
         TOPK, DIM, (int)block_rows(DIM), BLOCK_COLS, TOPK, TOPK, TOPK, SETTLE_SECONDS * 1e3);
 }
 
@@ -134,17 +136,16 @@ static void describe(FILE *out)
 /* Options                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* sketch_method by name: every value whose sketch_method_name matches (so methods added later parse too). */
+/* sketch_method by name[0 .. length) (sketch_method_from_name: methods added later parse too). */
 static int method_by_name(const char *name, size_t length, sketch_method *out)
 {
-    for (int v = 0; v <= MAX_METHOD_VALUE; v++) {
-        const char *known = sketch_method_name((sketch_method)v);
-        if (known != NULL && strlen(known) == length && strncmp(known, name, length) == 0) {
-            *out = (sketch_method)v;
-            return 1;
-        }
-    }
-    return 0;
+    char buf[64];
+    if (length >= sizeof buf)
+        return 0;
+    memcpy(buf, name, length);
+    buf[length] = '\0';
+    *out = sketch_method_from_name(buf);
+    return *out != 0;
 }
 
 static void list_method_names(char *buf, size_t size)
@@ -268,52 +269,17 @@ static int load_data(const topk_config *cfg, dataset_matrix *A, dataset_matrix *
     return 1;
 }
 
-static double dot_double(const float *x, const float *y, int64_t k)
-{
-    double sum = 0.0;
-    for (int64_t t = 0; t < k; t++)
-        sum += (double)x[t] * (double)y[t];
-    return sum;
-}
-
-/* The problem every contender solves, and the reference cut of each row. */
+/* The problem every contender solves, and the recall threshold of each row (topk_recall.h). */
 typedef struct {
     const float *A, *B; /* m x k queries, n x k database, row-major */
     int64_t m, n, k;
-    double *cut;        /* per row: the TOPK-th largest inner product, in double */
+    float *thr;         /* per row: float of the TOPK-th largest inner product, in double */
 } topk_problem;
 
-static void reference_cut(topk_problem *p, const int64_t *idx)
-{
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < p->m; i++) {
-        double least = INFINITY;
-        for (int t = 0; t < TOPK; t++) {
-            const double v = dot_double(p->A + i * p->k, p->B + idx[i * TOPK + t] * p->k, p->k);
-            least = v < least ? v : least;
-        }
-        p->cut[i] = least;
-    }
-}
-
-/* Mean over rows of the share of the TOPK returned columns (distinct, in range) that reach the cut. */
+/* The recall@TOPK of a result (m x TOPK indices), as the sweep reports it. */
 static double recall_of(const topk_problem *p, const int64_t *idx)
 {
-    int64_t hits = 0;
-#pragma omp parallel for schedule(static) reduction(+ : hits)
-    for (int64_t i = 0; i < p->m; i++) {
-        const double bar = p->cut[i] - RECALL_TOLERANCE * fabs(p->cut[i]);
-        for (int t = 0; t < TOPK; t++) {
-            const int64_t j = idx[i * TOPK + t];
-            int repeated = 0;
-            for (int u = 0; u < t; u++)
-                repeated |= idx[i * TOPK + u] == j;
-            if (j < 0 || j >= p->n || repeated)
-                continue;
-            hits += dot_double(p->A + i * p->k, p->B + j * p->k, p->k) >= bar;
-        }
-    }
-    return (double)hits / ((double)p->m * TOPK);
+    return topk_recall(p->A, p->B, p->m, p->n, p->k, idx, TOPK, TOPK, p->thr);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -453,7 +419,7 @@ static void row_init(topk_row *row, const char *contender, const char *params, i
 static void print_header(void)
 {
     printf("\n'x query', 'x 1shot': exact_topk's median query seconds over the row's query (one-shot) seconds.\n"
-           "Phases (approx_last_phase_times, median seconds): enc_b (creation), enc_a, estimate, refine.\n");
+           "Phases (approx_call.times, median seconds): enc_b (creation), enc_a, estimate, refine.\n");
     printf("\n%-19s %-12s %5s %7s %9s %9s %9s %7s %7s %7s %7s %8s %7s %6s\n", "contender", "params", "cand",
            "recall", "create_s", "query_s", "1shot_s", "x query", "x 1shot", "enc_b", "enc_a", "estimate", "refine",
            "other%");
@@ -615,12 +581,12 @@ static void run_method(const topk_config *cfg, const topk_problem *p, const meth
     approx_options opts;
     approx_options_init(&opts);
     opts.method = spec->method;
-    if (spec->uses_bits)
-        opts.bits = spec->size;
-    else
-        opts.sketch_dim = spec->size;
+    opts.size = (int32_t)spec->size;
     opts.num_threads = (int32_t)cfg->threads;
-    opts.candidates = (int32_t)candidates;
+    approx_phase_times pt;
+    approx_call call = APPROX_CALL_INIT; /* the candidates of the search, per call */
+    call.candidates = (int32_t)candidates;
+    call.times = &pt;
     double *samples = calloc((size_t)reps * (2 + PHASES), sizeof(double));
     if (samples == NULL) {
         bench_error("out of memory");
@@ -631,19 +597,19 @@ static void run_method(const topk_config *cfg, const topk_problem *p, const meth
     const bench_contention_mark before = bench_contention_now();
     for (int rep = 0; rep < reps && row.failure == NULL; rep++) {
         approx_plan *plan = NULL;
-        approx_phase_times pt;
         settle();
         double t0 = bench_now_seconds();
-        smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, p->k, p->n, p->B, p->k, &opts, &plan);
+        smm_status s = approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, p->k, p->n, p->B, p->k, &opts, &call, &plan);
         t_create[rep] = bench_now_seconds() - t0;
-        if (s == SMM_OK && approx_last_phase_times(&pt) == SMM_OK)
+        if (s == SMM_OK)
             phases[PHASE_ENCODE_B * reps + rep] = pt.encode_b;
         if (s == SMM_OK) {
             settle();
             t0 = bench_now_seconds();
-            s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, p->m, p->A, p->k, TOPK, out->idx, out->val, TOPK);
+            s = approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, p->m, p->A, p->k, TOPK, out->idx, out->val, TOPK,
+                                 &call);
             t_query[rep] = bench_now_seconds() - t0;
-            if (s == SMM_OK && approx_last_phase_times(&pt) == SMM_OK) {
+            if (s == SMM_OK) {
                 phases[PHASE_ENCODE_A * reps + rep] = pt.encode_a;
                 phases[PHASE_ESTIMATE * reps + rep] = pt.estimate;
                 phases[PHASE_REFINE * reps + rep] = pt.refine;
@@ -775,9 +741,9 @@ static int run_mode(void *config, FILE *csv)
         faiss_peer_free(faiss);
         return BENCH_EXIT_FAILED;
     }
-    topk_problem p = { A.data, B.data, cfg->m, cfg->n, DIM, malloc((size_t)cfg->m * sizeof(double)) };
+    topk_problem p = { A.data, B.data, cfg->m, cfg->n, DIM, malloc((size_t)cfg->m * sizeof(float)) };
     topk_out out = { malloc((size_t)(cfg->m * TOPK) * sizeof(int64_t)), malloc((size_t)(cfg->m * TOPK) * sizeof(float)) };
-    if (p.cut == NULL || out.idx == NULL || out.val == NULL) {
+    if (p.thr == NULL || out.idx == NULL || out.val == NULL) {
         bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
@@ -785,7 +751,7 @@ static int run_mode(void *config, FILE *csv)
 
     /* the reference: exact_topk once (also its warm-up) */
     call_exact(&p, &out);
-    reference_cut(&p, out.idx);
+    topk_recall_thresholds(p.A, p.B, p.m, p.k, out.idx, TOPK, TOPK, p.thr);
 
     const double exact_query = run_exact_and_openblas(cfg, &p, openblas, &out, csv, &status);
 
@@ -807,7 +773,7 @@ static int run_mode(void *config, FILE *csv)
             run_method(cfg, &p, &cfg->specs[sp], cfg->candidates.v[c], exact_query, &out, csv, &status);
 
     smm_set_num_threads(0);
-    free(p.cut);
+    free(p.thr);
     free(out.idx);
     free(out.val);
     dataset_matrix_free(&A);

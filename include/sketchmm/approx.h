@@ -19,7 +19,7 @@
  * in sketchmm/sketch.h with sketch_method_name and sketch_method_uses_bits)
  *
  * Sketch families (sketchmm/sketch.h): each a_i and b_j gets a code of
- * opts->bits bits and its norm; C_ij ~ |a_i| |b_j| cos-estimate(code_i,
+ * bits = opts->size bits and its norm; C_ij ~ |a_i| |b_j| cos-estimate(code_i,
  * code_j). The estimate of one entry takes bits / 64 xor-popcounts and one
  * table lookup (the estimator is a function of a small integer), fused: the
  * distance matrix is never stored. Cost: sketching both sides (per family
@@ -39,7 +39,7 @@
  *                               cosine comes from the calibrated collision
  *                               table of sketch_crosspolytope_cosine_estimate.
  *
- * Classical randomised products (sketch dimension s = opts->sketch_dim): a
+ * Classical randomised products (sketch dimension s = opts->size): a
  * random k x s matrix S, the same for both sides, and
  *   C ~ (op(A) S) (S^T op(B)),
  * both factors and their product computed with exact_sgemm. Cost: sketching
@@ -71,7 +71,7 @@
  *                               op(A)'s column norms, so a plan keeps a copy
  *                               of op(B) and samples at multiply time.
  *
- * Data-aware projection (sized by s = opts->sketch_dim like the classical
+ * Data-aware projection (sized by s = opts->size like the classical
  * methods, the same C ~ (op(A) V)(V^T op(B)) with both factors and their
  * product from exact_sgemm, but S = V made from op(B) itself):
  *   SKETCH_LOWRANK              V (k x s, orthonormal columns) spans op(B)'s
@@ -204,35 +204,57 @@
  * returns a status of sketchmm/common.h: the argument statuses of
  * exact_sgemm, SMM_ERR_BAD_SIZE also for k or n zero where a call needs them
  * >= 1 (approx_plan_create, approx_topk, exact_topk; approx_sgemm accepts
- * zero sizes), SMM_ERR_BAD_METHOD (unknown method), SMM_ERR_BAD_BITS (bits
+ * zero sizes), SMM_ERR_BAD_METHOD (unknown method), SMM_ERR_BAD_BITS (size
  * outside 1..SKETCH_MAX_BITS for a sketch family), SMM_ERR_BAD_ARGUMENT
- * (an option out of its range: sketch_dim outside 1..APPROX_MAX_SKETCH_DIM
- * for a classical method, energy other than 0 for a method other than
- * SKETCH_LOWRANK or outside (0, 1], candidates < 0, topk outside 1..n, candidates
- * outside topk..n; or an output overlapping an input, below),
+ * (an option out of its range: size outside 1..APPROX_MAX_SKETCH_DIM for
+ * the other methods, energy other than 0 for a method other than
+ * SKETCH_LOWRANK or outside (0, 1], candidates < 0, topk outside 1..n,
+ * candidates outside topk..n, struct_size out of range; or an output
+ * overlapping an input, below; approx_check_sizes names the limit),
  * SMM_ERR_BAD_THREADS, SMM_ERR_NON_FINITE (below), SMM_ERR_NO_MEMORY,
  * SMM_ERR_OVERFLOW.
+ *
+ * Scale: the estimates do not depend on how A and B are scaled. A B does
+ * not change when B is multiplied by s and A by 1 / s, and neither does an
+ * estimate's relative error, for every method, over the whole finite float
+ * range (s from about 2^-100 to 2^100 on data near 1: the property test
+ * tests/test_approx_scale.c). The classical and data-aware methods square
+ * their data or add up its products in float (k-means distances, the range
+ * finder's power iteration, sketched factors), so before a method sees op(B)
+ * (at plan creation) and op(A) (at each call), a side whose largest
+ * magnitude lies outside [2^-32, 2^32) is multiplied by the power of two
+ * that brings it into [1, 2) (exact: a one-shot call then copies that side),
+ * and the estimate by the inverse; data inside that window is not touched
+ * (the same bits as without this step). Two powers of two s outside the
+ * window give the same bits; top-k values are the exact products of the
+ * caller's data rounded to float. The sketch families are scale-free by
+ * themselves (norms in double, codes of directions). SKETCH_MADDNESS is the
+ * exception by design: its trees, learned on op(B)'s columns, encode op(A)'s
+ * rows, so it assumes both come from one distribution; it is scale-free
+ * when both are scaled by the same s (estimates times s^2), and op(A) is
+ * scaled by op(B)'s power of two. An op(A) at another scale than op(B)
+ * (A / s with B s) gets a meaningless estimate, with SMM_OK.
  *
  * Non-finite values and overflow (SMM_ERR_NON_FINITE, nothing written)
  * - NaN or Inf anywhere in the A or B a call reads, for every method and
  *   for exact_topk. The check reads each operand once (vectorised, all
  *   threads); approx_sgemm with k == 0 or alpha == 0 reads neither.
- * - Finite inputs whose derived values overflow float before the product
- *   is formed: a norm |a_i| or |b_j| of a sketch family (the estimate needs
- *   it as a float), or a sketched factor AS = op(A) S or SB = S^T op(B) of a
- *   classical method (entries near FLT_MAX summed by the Gaussian
- *   projection, the Walsh-Hadamard transform or CountSketch's buckets;
- *   column-row sampling scales each sampled column of AS and row of SB to
- *   norm sqrt(sum_t |a_:t| |b_t:| / s), so its factors overflow only when
- *   that does). Each factor is checked as it is made, O(s (m + n)) reads.
- *   approx_plan_create fails this way for op(B)'s norms or SB; column-row
- *   sampling, which samples per product, fails in approx_plan_multiply and
- *   approx_plan_topk instead.
- * - Not covered, as in exact_sgemm: once the norms or factors are finite,
- *   an estimate whose magnitude exceeds FLT_MAX (at most about |a_i| |b_j|)
- *   is written as +-Inf, and so is a top-k value (an exact dot product)
- *   beyond FLT_MAX. exact_topk checks its inputs only: its values are
- *   exact_sgemm's, which overflow as exact_sgemm documents.
+ * - A product whose own magnitude is beyond float: alpha times the scale of
+ *   the two sides (the powers of two above) overflows, or a top-k value
+ *   (an exact dot product) exceeds FLT_MAX. Where that scale underflows to
+ *   0 instead, alpha * est is 0 in float: C := beta C.
+ * - The sketch families' norms |a_i| and |b_j| (the estimate needs them as
+ *   floats): a vector whose norm exceeds FLT_MAX (entries near FLT_MAX)
+ *   fails; approx_plan_create fails this way for op(B)'s norms.
+ * - SKETCH_MADDNESS: op(A) times op(B)'s power of two overflowing (an op(A)
+ *   near FLT_MAX against an op(B) near 2^-100).
+ * - The classical methods' sketched factors AS = op(A) S and SB = S^T op(B)
+ *   are checked as they are made (O(s (m + n)) reads); on data brought into
+ *   the safe range they do not overflow.
+ * - Not covered, as in exact_sgemm: an entry of an estimate beyond FLT_MAX
+ *   while the scale itself is finite is written as +-Inf. exact_topk
+ *   checks its inputs only: its values are exact_sgemm's, which overflow as
+ *   exact_sgemm documents.
  *
  * Aliasing (SMM_ERR_BAD_ARGUMENT, nothing written): outputs must not
  * overlap inputs. The memory spans (common.h, "Aliasing") of C and of A and
@@ -246,6 +268,8 @@
 #ifndef SKETCHMM_APPROX_H
 #define SKETCHMM_APPROX_H
 
+#include <stddef.h>
+
 #include "sketchmm/common.h"
 #include "sketchmm/sketch.h"
 
@@ -256,25 +280,100 @@ extern "C" {
 /* Largest sketch dimension of the classical methods. */
 #define APPROX_MAX_SKETCH_DIM (1 << 20)
 
+/* Wall-clock seconds of the phases of one call (0 for a phase the call does not have). */
+typedef struct {
+    double encode_b; /* sketching op(B): approx_plan_create, or inside a one-shot call */
+    double encode_a; /* sketching op(A) (column-row sampling: drawing and scaling both factors) */
+    double estimate; /* the estimate: writing C, or for top-k choosing the candidates */
+    double refine;   /* top-k: the exact values of the candidates and the final order */
+} approx_phase_times;
+
 /*
- * Options. Initialise with APPROX_OPTIONS_INIT or approx_options_init() and
- * change the fields you need; a NULL options pointer means the defaults.
+ * Options: how op(B) is sketched, fixed for a plan's life. Initialise with
+ * APPROX_OPTIONS_INIT or approx_options_init() and change the fields you
+ * need; a NULL options pointer means the defaults.
+ *
+ * Growth: struct_size is sizeof(approx_options) as the caller was compiled
+ * (the initialisers set it). The library reads no field beyond it and gives
+ * fields a later version appends their defaults, so code built against
+ * this header keeps working with later libraries; a struct_size smaller
+ * than this version's first layout or larger than the library's own is
+ * SMM_ERR_BAD_ARGUMENT.
  */
 typedef struct {
+    size_t struct_size;    /* sizeof(approx_options), set by the initialisers */
     sketch_method method;  /* any of sketch.h's methods (sketch_method_name); default SKETCH_SIMHASH */
-    int32_t bits;          /* code length of the sketch families, 1..SKETCH_MAX_BITS; default 256 */
-    int32_t sketch_dim;    /* s of the classical methods, 1..APPROX_MAX_SKETCH_DIM; default 64 */
+    int32_t size;          /* the method's size (approx_default_size when 0, the default): the code length in
+                            * bits of a sketch family (1..SKETCH_MAX_BITS), else the sketch dimension s
+                            * (1..APPROX_MAX_SKETCH_DIM): the classical methods' s, lowrank's rank, pq's M
+                            * subspaces, maddness's C codebooks */
     uint64_t seed;         /* seed of every random choice; default 0x5eed */
     int32_t num_threads;   /* threads, 0..SMM_MAX_THREADS; 0 (default) means smm_get_num_threads() */
-    int32_t candidates;    /* top-k: candidates per row refined exactly (>= topk); 0 (default) means 10 topk */
+    int32_t candidates;    /* top-k: the plan's candidates per row refined exactly (>= topk); 0 (default)
+                            * means 10 topk; a call can ask for others (approx_call.candidates) */
     double energy;         /* SKETCH_LOWRANK only: 0 (default) or a fraction in (0, 1] of ||op(B)||_F^2 that
-                            * chooses the rank s <= sketch_dim (see SKETCH_LOWRANK above) */
+                            * chooses the rank s <= size (see SKETCH_LOWRANK above) */
+    uint32_t flags;        /* APPROX_BORROW_B, or 0 (default) */
 } approx_options;
 
-#define APPROX_OPTIONS_INIT { SKETCH_SIMHASH, 256, 64, UINT64_C(0x5eed), 0, 0, 0.0 }
+/*
+ * flags: the plan borrows op(B) instead of copying it. The caller keeps B
+ * alive and unchanged until approx_plan_free: top-k refinement and
+ * column-row sampling read it through the plan (and data outside the safe
+ * range is still copied, scaled, see "Scale" above). Saves the copy of
+ * 4 n k bytes into fresh memory at plan creation.
+ */
+#define APPROX_BORROW_B 1u
+
+#define APPROX_OPTIONS_INIT { sizeof(approx_options), SKETCH_SIMHASH, 0, UINT64_C(0x5eed), 0, 0, 0.0, 0u }
 
 /* Set *opts to the defaults above (no-op for NULL). */
 SMM_API void approx_options_init(approx_options *opts);
+
+/* The size a method runs with when approx_options.size is 0: 256 bits for the sketch families, s = 64 for
+ * the others; 0 for an unknown method. */
+SMM_API int32_t approx_default_size(sketch_method method);
+
+/*
+ * approx_encoded_bytes - bytes of one vector as the method encodes it, for
+ * vectors of dimension k: a sketch family's code and float norm
+ * (ceil(size / 64) * 8 + 4), a classical method's or lowrank's s floats
+ * (4 s), pq's M 4-bit codes of a column of op(B) (ceil(M / 2)), maddness's
+ * C 4-bit leaf codes of a row of op(A) (ceil(C / 2); its plan also keeps 16 C
+ * + 8 bytes of tables per column of op(B)). size 0 is the method's default.
+ * -1 for an unknown method or a size out of range.
+ */
+SMM_API int64_t approx_encoded_bytes(sketch_method method, int32_t size, int64_t k);
+
+/*
+ * Per call: what a search varies, and what the call reports. Initialise
+ * with APPROX_CALL_INIT; NULL means the defaults. Grows like
+ * approx_options (struct_size).
+ */
+typedef struct {
+    size_t struct_size;        /* sizeof(approx_call), set by APPROX_CALL_INIT */
+    int32_t candidates;        /* top-k calls: candidates per row (topk..n); 0 (default): the plan's
+                                * approx_options.candidates. Any value gives exactly the result of a
+                                * plan made with it: the sketch does not depend on it */
+    approx_phase_times *times; /* NULL (default), or receives the call's phase times (written also when the
+                                * call fails, with the phases it ran) */
+} approx_call;
+
+#define APPROX_CALL_INIT { sizeof(approx_call), 0, NULL }
+
+/*
+ * approx_check_sizes - the status approx_plan_create, approx_sgemm and
+ * approx_topk return for the options opts (NULL: the defaults) and an op(B)
+ * of k x n before they read any data, with a sentence naming the limit:
+ * SMM_OK (msg ""), SMM_ERR_BAD_METHOD, SMM_ERR_BAD_BITS,
+ * SMM_ERR_BAD_THREADS, SMM_ERR_BAD_ARGUMENT (an option out of its range,
+ * or e.g. pq's M above k) or SMM_ERR_BAD_SIZE (k or n below 1, or fewer
+ * columns than pq's 16 centroids). msg receives at most msg_size bytes,
+ * NUL-terminated (msg may be NULL when msg_size is 0). For error messages:
+ * call it after one of those calls failed with such a status.
+ */
+SMM_API smm_status approx_check_sizes(const approx_options *opts, int64_t k, int64_t n, char *msg,
+                                      size_t msg_size);
 
 /*
  * approx_sgemm - C := alpha * est(op(A) * op(B)) + beta * C.
@@ -289,7 +388,7 @@ SMM_API smm_status approx_sgemm(smm_layout layout, smm_trans transa, smm_trans t
                         int64_t m, int64_t n, int64_t k, float alpha,
                         const float *A, int64_t lda, const float *B, int64_t ldb,
                         float beta, float *C, int64_t ldc,
-                        const approx_options *opts);
+                        const approx_options *opts, const approx_call *call);
 
 /* ------------------------------------------------------------------------
  * Plans: sketch op(B) once, multiply many times
@@ -305,20 +404,27 @@ typedef struct approx_plan approx_plan;
  * return the plan in *plan. The plan also keeps a copy of op(B) as n
  * contiguous vectors of k floats (4 n k bytes): top-k refines candidates
  * with it, and column-row sampling draws from it; the caller's B is not
- * referenced after the call. k >= 1, n >= 1 (SMM_ERR_BAD_SIZE for zero or
- * negative k or n).
+ * referenced after the call. With APPROX_BORROW_B in opts->flags the plan
+ * reads the caller's B instead (kept alive and unchanged until
+ * approx_plan_free). k >= 1, n >= 1 (SMM_ERR_BAD_SIZE for zero or
+ * negative k or n). call (NULL: defaults) may ask for the phase times
+ * (encode_b).
  * Returns SMM_OK, or a status with *plan set to NULL (plan itself NULL:
- * SMM_ERR_NULL_POINTER): SMM_ERR_NON_FINITE when B holds NaN or Inf or its
- * sketch overflows float (see the top of this file).
+ * SMM_ERR_NULL_POINTER): SMM_ERR_NON_FINITE when B holds NaN or Inf or a
+ * sketch family's norm of it overflows float (see the top of this file);
+ * SMM_ERR_BAD_ARGUMENT / SMM_ERR_BAD_SIZE for options or sizes the method
+ * cannot take (approx_check_sizes names the limit).
  */
 SMM_API smm_status approx_plan_create(smm_layout layout, smm_trans transb, int64_t k, int64_t n,
                               const float *B, int64_t ldb, const approx_options *opts,
-                              approx_plan **plan);
+                              const approx_call *call, approx_plan **plan);
 
 /* Free a plan (NULL is a no-op). */
 SMM_API void approx_plan_free(approx_plan *plan);
 
-/* The plan's k, n and options (any pointer may be NULL). SMM_ERR_NULL_POINTER for a NULL plan. */
+/* The plan's k, n and options, size resolved (any pointer may be NULL; opts->struct_size must be set, as by
+ * approx_options_init: no field beyond it is written). SMM_ERR_NULL_POINTER for a NULL plan,
+ * SMM_ERR_BAD_ARGUMENT for a struct_size out of range. */
 SMM_API smm_status approx_plan_info(const approx_plan *plan, int64_t *k, int64_t *n, approx_options *opts);
 
 /*
@@ -329,11 +435,12 @@ SMM_API smm_status approx_plan_info(const approx_plan *plan, int64_t *k, int64_t
  * num_threads > 0 in the plan's options sets the threads. The plan is not
  * modified: several threads may multiply with one plan at once. C must not
  * overlap A (SMM_ERR_BAD_ARGUMENT when alpha != 0; the plan's op(B) is its
- * own copy, so C may lie over the caller's B).
+ * own copy, so C may lie over the caller's B, unless the plan borrows B).
+ * call (NULL: defaults) may ask for the phase times.
  */
 SMM_API smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_trans transa,
                                 int64_t m, float alpha, const float *A, int64_t lda,
-                                float beta, float *C, int64_t ldc);
+                                float beta, float *C, int64_t ldc, const approx_call *call);
 
 /* ------------------------------------------------------------------------
  * Top-k: the largest entries of each row of op(A) op(B), with exact values
@@ -344,17 +451,18 @@ SMM_API smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layo
  * dimension lda), the topk columns j with the largest <a_i, b_j>:
  *   1. the method estimates row i of op(A) op(B) (as approx_plan_multiply
  *      with alpha = 1, beta = 0, never stored whole) and keeps the
- *      `candidates` columns with the largest estimates (opts->candidates of
- *      the plan, 0 meaning 10 * topk; at most n; ties to the smaller j);
+ *      `candidates` columns with the largest estimates (call->candidates, or
+ *      when it is 0 the plan's opts->candidates, 0 meaning 10 * topk; at
+ *      most n; ties to the smaller j);
  *   2. <a_i, b_j> is computed exactly (double accumulation, rounded to
  *      float) for those candidates only, and the topk largest are returned:
  *      idx[i * ldk + t] the column, val[i * ldk + t] the exact value, t = 0
  *      .. topk - 1, in decreasing value (ties: smaller index first).
  * Values are exact; only recall is approximate (with candidates = n the
  * result is the exact top-k). Cost: the estimate (see the methods; the
- * sketch families compute it for 8 rows against 512 codes at a time, the
- * classical and data-aware methods as one-thread SGEMM or scan blocks of 64
- * to 256 rows by 2048 columns, each selected from while in cache), a
+ * method's blocks: the sketch families 8 rows against 512 codes at a time,
+ * the classical and data-aware methods one-thread SGEMM or scan blocks of
+ * 64 to 256 rows by 2048 columns, each selected from while in cache), a
  * selection pass over the n estimates of each row (one vector compare per 16
  * estimates against a running threshold; those above it are kept, about
  * candidates ln(n / candidates) of them on random order, plus O(candidates)
@@ -371,7 +479,7 @@ SMM_API smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layo
  */
 SMM_API smm_status approx_plan_topk(const approx_plan *plan, smm_layout layout, smm_trans transa,
                             int64_t m, const float *A, int64_t lda,
-                            int64_t topk, int64_t *idx, float *val, int64_t ldk);
+                            int64_t topk, int64_t *idx, float *val, int64_t ldk, const approx_call *call);
 
 /*
  * One-shot top-k: approx_plan_create on (layout, transb, k, n, B, ldb),
@@ -384,7 +492,7 @@ SMM_API smm_status approx_topk(smm_layout layout, smm_trans transa, smm_trans tr
                        int64_t m, int64_t n, int64_t k,
                        const float *A, int64_t lda, const float *B, int64_t ldb,
                        int64_t topk, int64_t *idx, float *val, int64_t ldk,
-                       const approx_options *opts);
+                       const approx_options *opts, const approx_call *call);
 
 /*
  * exact_topk - the reference for approx_topk: the same outputs from the full
@@ -402,26 +510,6 @@ SMM_API smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans tra
                       int64_t m, int64_t n, int64_t k,
                       const float *A, int64_t lda, const float *B, int64_t ldb,
                       int64_t topk, int64_t *idx, float *val, int64_t ldk);
-
-/* ------------------------------------------------------------------------
- * Where the time goes
- * ------------------------------------------------------------------------ */
-
-/* Wall-clock seconds of the phases of one call (0 for a phase the call does not have). */
-typedef struct {
-    double encode_b; /* sketching op(B): approx_plan_create, or inside a one-shot call */
-    double encode_a; /* sketching op(A) (column-row sampling: drawing and scaling both factors) */
-    double estimate; /* the estimate: writing C, or for top-k choosing the candidates */
-    double refine;   /* top-k: the exact values of the candidates and the final order */
-} approx_phase_times;
-
-/*
- * The phase times of the calling thread's most recent call of approx_sgemm,
- * approx_topk, approx_plan_create, approx_plan_multiply or approx_plan_topk
- * (all zero before the first). A call that failed leaves the times of the
- * phases it ran. SMM_ERR_NULL_POINTER for a NULL t.
- */
-SMM_API smm_status approx_last_phase_times(approx_phase_times *t);
 
 #ifdef __cplusplus
 }

@@ -33,9 +33,9 @@ extern "C" {
 #endif
 
 #define SKETCHMM_VERSION_MAJOR 0
-#define SKETCHMM_VERSION_MINOR 3
+#define SKETCHMM_VERSION_MINOR 4
 #define SKETCHMM_VERSION_PATCH 0
-/* The version as one number, major * 10000 + minor * 100 + patch (0.3.0: 300), for #if tests. */
+/* The version as one number, major * 10000 + minor * 100 + patch (0.4.0: 400), for #if tests. */
 #define SKETCHMM_VERSION_NUMBER (SKETCHMM_VERSION_MAJOR * 10000 + SKETCHMM_VERSION_MINOR * 100 + SKETCHMM_VERSION_PATCH)
 
 /*
@@ -62,7 +62,7 @@ typedef enum { SMM_NO_TRANS = 111, SMM_TRANS = 112 } smm_trans;
  * matrix count) outside what the function accepts is SMM_ERR_BAD_SIZE,
  * whether negative, zero where the function needs at least 1 (e.g. k and n
  * of approx_plan_create and of the top-k calls) or above a documented limit;
- * any other count or option (topk, candidates, sketch_dim, a batch stride)
+ * any other count or option (topk, candidates, size, a batch stride)
  * out of its documented range is SMM_ERR_BAD_ARGUMENT (bits:
  * SMM_ERR_BAD_BITS). Every function's header lists which of its arguments
  * must be at least 1.

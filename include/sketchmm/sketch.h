@@ -197,7 +197,7 @@ SMM_API double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, doubl
  * cross-polytope family has its own field layout (sketch_crosspolytope_layout)
  * and estimator. Details of each are documented at its functions below.
  *
- * Linear sketches, sized by the sketch dimension s (approx_options.sketch_dim),
+ * Linear sketches, sized by the sketch dimension s (approx_options.size),
  * used by approx.h only (its top comment has their math); sketch_encode and
  * sketch_code_words return SMM_ERR_BAD_METHOD for them:
  * SKETCH_GAUSSIAN_PROJECTION  a dense i.i.d. Gaussian k x s sketch matrix.
@@ -235,6 +235,9 @@ typedef enum {
 /* "simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
  * "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", "pq", "maddness", or NULL. */
 SMM_API const char *sketch_method_name(sketch_method method);
+
+/* The method whose sketch_method_name is name (exactly), or 0 for NULL and any other text. */
+SMM_API sketch_method sketch_method_from_name(const char *name);
 
 /* 1 for the four code methods SKETCH_SIMHASH .. SKETCH_CROSSPOLYTOPE (sized by bits), 0 for the linear
  * sketches (sized by the sketch dimension) and for unknown values. */

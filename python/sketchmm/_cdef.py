@@ -66,6 +66,7 @@ double sketch_angle_estimate(int64_t h, int32_t bits);
 double sketch_cosine_estimate(int64_t h, int32_t bits);
 double sketch_dot_estimate(int64_t h, int32_t bits, double norm_a, double norm_b);
 const char *sketch_method_name(sketch_method method);
+sketch_method sketch_method_from_name(const char *name);
 int sketch_method_uses_bits(sketch_method method);
 smm_status sketch_code_words(sketch_method method, int64_t d, int32_t bits, int64_t *words);
 smm_status sketch_encode(sketch_method method, smm_layout layout, int64_t n, int64_t d, const float *X,
@@ -86,46 +87,57 @@ double sketch_simhash_cosine_variance(double theta, int32_t bits);
 
 /* approx.h */
 typedef struct {
-    sketch_method method;
-    int32_t bits;
-    int32_t sketch_dim;
-    uint64_t seed;
-    int32_t num_threads;
-    int32_t candidates;
-    double energy;
-} approx_options;
-typedef struct approx_plan approx_plan;
-typedef struct {
     double encode_b;
     double encode_a;
     double estimate;
     double refine;
 } approx_phase_times;
+typedef struct {
+    size_t struct_size;
+    sketch_method method;
+    int32_t size;
+    uint64_t seed;
+    int32_t num_threads;
+    int32_t candidates;
+    double energy;
+    uint32_t flags;
+} approx_options;
+#define APPROX_BORROW_B 1
+typedef struct {
+    size_t struct_size;
+    int32_t candidates;
+    approx_phase_times *times;
+} approx_call;
+typedef struct approx_plan approx_plan;
 
 void approx_options_init(approx_options *opts);
+int32_t approx_default_size(sketch_method method);
+int64_t approx_encoded_bytes(sketch_method method, int32_t size, int64_t k);
+smm_status approx_check_sizes(const approx_options *opts, int64_t k, int64_t n, char *msg, size_t msg_size);
 smm_status approx_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
                         int64_t m, int64_t n, int64_t k, float alpha,
                         const float *A, int64_t lda, const float *B, int64_t ldb,
-                        float beta, float *C, int64_t ldc, const approx_options *opts);
+                        float beta, float *C, int64_t ldc, const approx_options *opts, const approx_call *call);
 smm_status approx_plan_create(smm_layout layout, smm_trans transb, int64_t k, int64_t n,
-                              const float *B, int64_t ldb, const approx_options *opts, approx_plan **plan);
+                              const float *B, int64_t ldb, const approx_options *opts, const approx_call *call,
+                              approx_plan **plan);
 void approx_plan_free(approx_plan *plan);
 smm_status approx_plan_info(const approx_plan *plan, int64_t *k, int64_t *n, approx_options *opts);
 smm_status approx_plan_multiply(const approx_plan *plan, smm_layout layout, smm_trans transa,
                                 int64_t m, float alpha, const float *A, int64_t lda,
-                                float beta, float *C, int64_t ldc);
+                                float beta, float *C, int64_t ldc, const approx_call *call);
 smm_status approx_plan_topk(const approx_plan *plan, smm_layout layout, smm_trans transa,
                             int64_t m, const float *A, int64_t lda,
-                            int64_t topk, int64_t *idx, float *val, int64_t ldk);
+                            int64_t topk, int64_t *idx, float *val, int64_t ldk, const approx_call *call);
 smm_status approx_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                        int64_t m, int64_t n, int64_t k,
                        const float *A, int64_t lda, const float *B, int64_t ldb,
-                       int64_t topk, int64_t *idx, float *val, int64_t ldk, const approx_options *opts);
+                       int64_t topk, int64_t *idx, float *val, int64_t ldk, const approx_options *opts,
+                       const approx_call *call);
 smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                       int64_t m, int64_t n, int64_t k,
                       const float *A, int64_t lda, const float *B, int64_t ldb,
                       int64_t topk, int64_t *idx, float *val, int64_t ldk);
-smm_status approx_last_phase_times(approx_phase_times *t);
 
 /* unary.h */
 typedef enum { UNARY_ZERO = 0, UNARY_IDENTITY = 1, UNARY_RELU = 2 } unary_op;

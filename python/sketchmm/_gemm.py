@@ -3,6 +3,8 @@ arrays: numpy.matmul's shape rules for 1-D and 2-D operands, the output's layout
 the inputs presented in it through transpose flags (no copies), and out= arrays the library cannot
 write directly filled from a temporary only after the call succeeded."""
 
+from typing import NamedTuple
+
 import numpy as np
 
 from . import _arrays
@@ -58,9 +60,10 @@ class Output:
         return self.out
 
 
-def call(function, c_function, A, B, alpha, beta, out, extra=()):
+def call(function, c_function, A, B, alpha, beta, out, extra=(), explain=None):
     """Run c_function(layout, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, *extra)
-    (exact_sgemm, approx_sgemm) on numpy operands and return C."""
+    (exact_sgemm, approx_sgemm) on numpy operands and return C. explain(k, n): the library's sentence
+    for an argument or size error (approx_check_sizes), or None."""
     A2, B2, shape = operands(A, B)
     alpha = _arrays.real(alpha, "alpha")
     beta = _arrays.real(beta, "beta")
@@ -72,20 +75,29 @@ def call(function, c_function, A, B, alpha, beta, out, extra=()):
     status = c_function(C.layout, _arrays.as_layout(C.layout, layout_a), _arrays.as_layout(C.layout, layout_b),
                         m, n, k, alpha, _arrays.pointer(A2), lda, _arrays.pointer(B2), ldb,
                         beta, _arrays.pointer(C.array), C.ld, *extra)
-    check_values(status, function, A=A2, B=B2)
+    check_values(status, function, explain and (lambda: explain(k, n)), A=A2, B=B2)
     return C.result(shape)
 
 
-def check_values(status, function, **operands):
-    """check(status), naming the operand that holds NaN or Inf when the status is SMM_ERR_NON_FINITE."""
+def check_values(status, function, explain=None, **operands):
+    """check(status), naming the operand that holds NaN or Inf when the status is SMM_ERR_NON_FINITE, and
+    for other statuses with the sentence explain() gives (None: none)."""
     if status == 14:
         for name, x in operands.items():
             where = _arrays.first_non_finite(x)
             if where is not None:
                 check(status, function, f"{name} holds {x[where]} at {list(where)}")
         check(status, function, "the inputs are finite: a value derived from them (a norm, a sketched "
-                                "factor) overflows float32")
-    check(status, function)
+                                "factor) or the product itself overflows float32")
+    check(status, function, explain() if status != 0 and explain is not None else None)
+
+
+class TopK(NamedTuple):
+    """The result of a top-k search, in torch.topk's order: ``values`` (m x k, each row best first:
+    the largest products, or the smallest Hamming distances) and ``indices`` (int64 m x k, the
+    columns they belong to). Unpacks as ``values, indices = ...``."""
+    values: np.ndarray
+    indices: np.ndarray
 
 
 def topk_outputs(m, k):
@@ -93,7 +105,7 @@ def topk_outputs(m, k):
     return np.empty((m, k), dtype=np.int64), np.empty((m, k), dtype=np.float32)
 
 
-def topk_call(function, c_function, A, B, k, extra=()):
+def topk_call(function, c_function, A, B, k, extra=(), explain=None):
     """Run c_function(layout, transa, transb, m, n, d, A, lda, B, ldb, topk, idx, val, ldk, *extra)
     (exact_topk, approx_topk) for the rows of A (m x d) against the columns of B (d x n);
     return (idx, val)."""
@@ -113,5 +125,5 @@ def topk_call(function, c_function, A, B, k, extra=()):
     status = c_function(row, _arrays.as_layout(row, layout_a), _arrays.as_layout(row, layout_b), m, n, d,
                         _arrays.pointer(A), lda, _arrays.pointer(B), ldb, k,
                         _arrays.pointer(idx, "int64_t *"), _arrays.pointer(val), k, *extra)
-    check_values(status, function, A=A, B=B)
+    check_values(status, function, explain and (lambda: explain(d, n)), A=A, B=B)
     return idx, val

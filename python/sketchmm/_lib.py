@@ -14,6 +14,10 @@ The library is looked for, in this order:
 
 cffi releases the GIL around every call into the library, so computing calls
 run in parallel with other Python threads.
+
+The library is opened with RTLD_NODELETE (and is itself linked with -z nodelete): it
+stays mapped for the life of the process, because the OpenMP worker threads it starts
+outlive its calls, and unmapping their code at interpreter exit would crash them.
 """
 
 import ctypes.util
@@ -66,7 +70,7 @@ def _open():
     tried = []
     for where, path in candidates():
         try:
-            return ffi.dlopen(path), path
+            return ffi.dlopen(path, ffi.RTLD_NOW | ffi.RTLD_NODELETE), path
         except OSError as e:
             tried.append(f"  {where}: {path}: {e}")
     raise ImportError(

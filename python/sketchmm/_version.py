@@ -1,3 +1,3 @@
 """The package version: that of the C library it binds (include/sketchmm/common.h)."""
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"

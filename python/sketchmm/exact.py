@@ -39,14 +39,14 @@ def matmul(A, B, alpha: float = 1.0, beta: float = 0.0, out: np.ndarray | None =
     return _gemm.call("matmul", lib.exact_sgemm, A, B, alpha, beta, out)
 
 
-def exact_topk(A, B, k: int = 10) -> tuple[np.ndarray, np.ndarray]:
-    """The k largest entries of each row of A @ B, exactly: (indices, values).
+def exact_topk(A, B, k: int = 10) -> _gemm.TopK:
+    """The k largest entries of each row of A @ B, exactly: TopK(values, indices).
 
     A is m x d (m query vectors as rows), B is d x n (n database vectors as
     columns: for a database D with one vector per row pass ``D.T``, a view, not a
-    copy). Returns idx (m x k, int64) and val (m x k, float32): for row i, the
-    columns j with the largest <a_i, b_j> in decreasing value (ties: smaller index
-    first), val the exact_sgemm values. Computed by exact_sgemm a block of rows at
+    copy). Returns values (m x k, float32) and indices (m x k, int64): for row i,
+    the columns j with the largest <a_i, b_j> in decreasing value (ties: smaller
+    index first), the values exact_sgemm's. Computed by exact_sgemm a block of rows at
     a time (the full product is never stored) and an exact per-row selection: the
     reference for approx_topk and Plan.topk.
 
@@ -55,7 +55,8 @@ def exact_topk(A, B, k: int = 10) -> tuple[np.ndarray, np.ndarray]:
     operand and the first bad entry), ShapeError, InvalidArgumentError. The GIL is
     released during the call.
     """
-    return _gemm.topk_call("exact_topk", lib.exact_topk, A, B, k)
+    idx, val = _gemm.topk_call("exact_topk", lib.exact_topk, A, B, k)
+    return _gemm.TopK(val, idx)
 
 
 def zeros_padded(rows: int, cols: int, order: str = "C") -> np.ndarray:

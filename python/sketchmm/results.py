@@ -23,7 +23,8 @@ import importlib
 import os
 import sys
 
-__all__ = ["load_results", "load_attributes", "format_table", "select", "plot_results", "analysis_module"]
+__all__ = ["load_results", "load_attributes", "format_table", "select", "plot_results", "analysis_module",
+           "sweep_program"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _DIRS = (os.path.join(_HERE, "_analysis"),
@@ -43,12 +44,27 @@ def analysis_module(name: str):
                       "with cmake --install or pip, or use it from the repository)")
 
 
-def load_results(path: str, as_pandas: bool | None = None):
+def sweep_program() -> str | None:
+    """The sketchmm_sweep that checks results files: the one built or installed beside the C library
+    this package loaded, else load_results.find_sweep() ($SKETCHMM_SWEEP, the install's record, the
+    repository's build/, PATH)."""
+    from ._lib import path as library
+    beside = os.path.join(os.path.dirname(library), "sketchmm_sweep")
+    if os.environ.get("SKETCHMM_SWEEP") is None and os.path.isfile(beside) and os.access(beside, os.X_OK):
+        return beside
+    return analysis_module("load_results").find_sweep()
+
+
+def load_results(path: str, as_pandas: bool | None = None, check: bool | None = None):
     """The /results table of a sweep file: a pandas.DataFrame when pandas is importable (as_pandas
     None or True), else (or with as_pandas=False) a dict of numpy arrays that prints as a table.
-    Every field of the file is loaded; files of older sweeps get the missing fields filled in. A
-    damaged table (a blank row, a config_index twice) raises ValueError."""
-    return analysis_module("load_results").load_results(path, as_pandas=as_pandas)
+    Every field of the file is loaded; files of older sweeps get the missing fields filled in.
+    Every row is checked by `sketchmm_sweep check` (sweep_program()), the checks a resume or merge
+    makes: a file with bad rows, or one that is no results table, raises ValueError. check=None
+    warns when the rows cannot be checked (no program, a file without spec), True raises then,
+    False skips the check."""
+    return analysis_module("load_results").load_results(path, as_pandas=as_pandas, check=check,
+                                                        sweep=sweep_program() if check is not False else None)
 
 
 def load_attributes(path: str) -> dict:
@@ -67,7 +83,7 @@ def select(table, **equal):
     return analysis_module("load_results").select(table, **equal)
 
 
-def plot_results(path: str, output: str | None = None) -> str:
+def plot_results(path: str, output: str | None = None, check: bool | None = None) -> str:
     """Draw the sweep's plots into a PNG (default: the results file with .png) and return its path:
     per data set and shape, NMSE against speedup over exact_sgemm for the dense rows and recall@K
     against speedup over exact_topk for the top-k rows, one line per method, the Pareto front over all
@@ -75,5 +91,5 @@ def plot_results(path: str, output: str | None = None) -> str:
     from the command line)."""
     plot_sweep = analysis_module("plot_sweep")
     output = output or os.path.splitext(path)[0] + ".png"
-    plot_sweep.plot(load_results(path), load_attributes(path), output)
+    plot_sweep.plot(load_results(path, check=check), load_attributes(path), output)
     return output

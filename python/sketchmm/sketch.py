@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _arrays
-from ._gemm import check_values
+from ._gemm import TopK, check_values
 from ._lib import ffi, lib
 from ._methods import method_value
 from .approx import DEFAULT_SEED
@@ -117,10 +117,10 @@ def hamming(a, b, dtype=np.uint32, out: np.ndarray | None = None) -> np.ndarray:
     return out
 
 
-def hamming_topk(a, b, k: int = 10) -> tuple[np.ndarray, np.ndarray]:
+def hamming_topk(a, b, k: int = 10) -> TopK:
     """The k codes of b nearest to each code of a in Hamming distance, without forming the distance
-    matrix: (idx int64 na x k, dist uint32 na x k), row i sorted by (distance, index). 1 <= k <= nb;
-    codes of 1..1024 words."""
+    matrix: TopK(values = distances uint32 na x k, indices int64 na x k), row i sorted by (distance,
+    index). 1 <= k <= nb; codes of 1..1024 words."""
     a, lda, b, ldb = _code_pair(a, b)
     na, words = a.shape
     nb = b.shape[0]
@@ -131,7 +131,7 @@ def hamming_topk(a, b, k: int = 10) -> tuple[np.ndarray, np.ndarray]:
                                      ldb, words, k, _arrays.pointer(idx, "int64_t *"),
                                      _arrays.pointer(dist, "uint32_t *"), k)
     check(status, "hamming_topk")
-    return idx, dist
+    return TopK(dist, idx)
 
 
 class CrossPolytopeLayout(NamedTuple):

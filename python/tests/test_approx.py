@@ -1,6 +1,8 @@
 """approx_matmul, approx_topk and Plan: accuracy within the headers' error model, plan == one-shot bit
 for bit, determinism for a seed, thread-count invariance, layouts, plan lifetime and threads."""
 
+import copy
+import pickle
 import threading
 
 import numpy as np
@@ -8,6 +10,7 @@ import pytest
 from layouts import variant
 
 import sketchmm
+from sketchmm.errors import InvalidArgumentError
 
 CODES = ["simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope"]
 CLASSICAL = ["gaussian_projection", "srht", "countsketch", "cr_sampling"]
@@ -99,7 +102,7 @@ def test_layouts(aligned, method, a_kind, b_kind):
 def test_plan_info(aligned):
     A, B = aligned
     plan = sketchmm.Plan(B, method="lowrank", sketch_dim=6, seed=123, threads=1, candidates=20, energy=0.9)
-    assert (plan.k, plan.n, plan.method, plan.bits, plan.sketch_dim) == (64, 50, "lowrank", None, 6)
+    assert (plan.dim, plan.n, plan.method, plan.bits, plan.sketch_dim) == (64, 50, "lowrank", None, 6)
     assert (plan.seed, plan.threads, plan.candidates, plan.energy) == (123, 1, 20, 0.9)
     assert "lowrank" in repr(plan) and "sketch_dim=6" in repr(plan)
     plan = sketchmm.Plan(B)
@@ -110,19 +113,19 @@ def test_topk(rng):
     centers = rng.standard_normal((8, 32))
     D = (centers[rng.integers(0, 8, 2000)] + 0.5 * rng.standard_normal((2000, 32))).astype(np.float32)
     Q = (centers[rng.integers(0, 8, 50)] + 0.5 * rng.standard_normal((50, 32))).astype(np.float32)
-    exact_idx, exact_val = sketchmm.exact_topk(Q, D.T, k=10)
+    exact_val, exact_idx = sketchmm.exact_topk(Q, D.T, k=10)
     # every candidate refined: the exact top-k, values exact (double accumulation rounded)
-    idx, val = sketchmm.approx_topk(Q, D.T, k=10, method="simhash", bits=64, candidates=2000)
+    val, idx = sketchmm.approx_topk(Q, D.T, k=10, method="simhash", bits=64, candidates=2000)
     np.testing.assert_array_equal(idx, exact_idx)
     np.testing.assert_allclose(val, exact_val, rtol=1e-5, atol=1e-4)
     for method, size in (("lowrank", dict(sketch_dim=8)), ("simhash_structured", dict(bits=256)),
                          ("countsketch", dict(sketch_dim=16))):
         plan = sketchmm.Plan(D.T, method=method, candidates=100, **size)
-        idx, val = plan.topk(Q, k=10, candidates=100)
+        val, idx = plan.topk(Q, k=10, candidates=100)
         one_shot = sketchmm.approx_topk(Q, D.T, k=10, method=method, candidates=100, **size)
-        np.testing.assert_array_equal(idx, one_shot[0])
-        np.testing.assert_array_equal(val, one_shot[1])
-        np.testing.assert_array_equal(plan.topk(np.asfortranarray(Q), k=10)[0], idx)  # a Fortran Q
+        np.testing.assert_array_equal(idx, one_shot.indices)
+        np.testing.assert_array_equal(val, one_shot.values)
+        np.testing.assert_array_equal(plan.topk(np.asfortranarray(Q), k=10).indices, idx)  # a Fortran Q
         exact = (Q.astype(np.float64)[:, None, :] * D[idx].astype(np.float64)).sum(axis=2)
         np.testing.assert_allclose(val, exact, rtol=1e-5, atol=1e-4)  # returned values are exact
         recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(idx, exact_idx)])
@@ -154,10 +157,72 @@ def test_plan_shared_by_threads(aligned, rng):
 def test_close_waits_for_running_calls(aligned):
     A, B = aligned
     plan = sketchmm.Plan(B, method="simhash", bits=64)
-    held = plan._acquire()  # as a call in another thread would
-    plan.close()
-    assert plan.closed and plan._plan is not None  # not freed under the running call
-    sketchmm._lib.lib.approx_plan_multiply(held, 101, 111, 0, 1.0, sketchmm._lib.ffi.NULL, 64, 0.0,
-                                           sketchmm._lib.ffi.NULL, 50)
-    plan._release()
-    assert plan._plan is None
+    handle = plan._handle
+    with handle as held:  # as a call in another thread would
+        plan.close()
+        assert plan.closed and handle._pointer is not None  # not freed under the running call
+        sketchmm._lib.lib.approx_plan_multiply(held, 101, 111, 0, 1.0, sketchmm._lib.ffi.NULL, 64, 0.0,
+                                               sketchmm._lib.ffi.NULL, 50, sketchmm._lib.ffi.NULL)
+    assert handle._pointer is None
+
+
+@pytest.mark.parametrize("method,size", [("pq", {"sketch_dim": 8}), ("simhash", {"bits": 64}),
+                                         ("lowrank", {"sketch_dim": 4}), ("maddness", {"sketch_dim": 4})])
+def test_copy_shares_the_plan(aligned, method, size):
+    """A shallow copy shares the C plan: closing the copy closes the original (a clear error, never a
+    use after free), and the original's results before that are the copy's."""
+    A, B = aligned
+    plan = sketchmm.Plan(B, method=method, **size)
+    twin = copy.copy(plan)
+    np.testing.assert_array_equal(twin.matmul(A), plan.matmul(A))
+    with twin:
+        pass
+    assert plan.closed and twin.closed
+    with pytest.raises(InvalidArgumentError, match="closed"):
+        plan.matmul(A)
+    with pytest.raises(InvalidArgumentError, match="closed"):
+        plan.topk(A, k=1)
+    for deep in (copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError):
+            deep(sketchmm.Plan(B, method=method, **size))
+
+
+@pytest.mark.parametrize("method", sorted(sketchmm.methods()))
+def test_scale_free(method):
+    """The reproduction of the hostile-user report: B * s and A / s leave A B and so the relative error
+    unchanged (pq was 0.999 at 1e-25, lowrank 0.60 at 2^-100 with status OK). maddness assumes A's rows are
+    like B's columns: it is checked with both scaled by s."""
+    r = np.random.default_rng(5)
+    X = r.standard_normal((48, 460)).astype(np.float32)
+    B, A = X[:, :400], np.ascontiguousarray(X[:, 400:].T)
+    size = {"bits": 256} if sketchmm.methods()[method] == "bits" else {"sketch_dim": 8}
+    joint = method == "maddness"
+    scales = (1e-12, 1e12, 2.0**-40) if joint else (1e-25, 1e20, 2.0**-100, 2.0**100)
+    errors = []
+    for s in (1.0,) + scales:
+        As = (A * np.float32(s) if joint else A / np.float32(s)).astype(np.float32)
+        Bs = (B * np.float32(s)).astype(np.float32)
+        C = sketchmm.approx_matmul(As, Bs, method=method, **size)
+        Y = As.astype(np.float64) @ Bs.astype(np.float64)
+        errors.append(np.linalg.norm(C - Y) / np.linalg.norm(Y))
+    assert all(abs(e - errors[0]) <= 0.05 * errors[0] + 1e-5 for e in errors), (method, errors)
+
+
+@pytest.mark.parametrize("method,size", [("lowrank", {"sketch_dim": 8}), ("pq", {"sketch_dim": 8}),
+                                         ("simhash_structured", {"bits": 128}), ("countsketch", {"sketch_dim": 16}),
+                                         ("maddness", {"sketch_dim": 8})])
+def test_candidates_per_call(rng, method, size):
+    """One plan searched with any candidates gives exactly what a plan made with those candidates gives:
+    the sketch does not depend on them (a sweep over candidates sketches the database once)."""
+    D = rng.standard_normal((600, 32)).astype(np.float32)
+    Q = rng.standard_normal((40, 32)).astype(np.float32)
+    plan = sketchmm.Plan(D.T, method=method, **size)
+    for c in (10, 37, 200, 600):
+        got = plan.topk(Q, k=10, candidates=c)
+        want = sketchmm.Plan(D.T, method=method, candidates=c, **size).topk(Q, k=10)
+        np.testing.assert_array_equal(got.indices, want.indices)
+        np.testing.assert_array_equal(got.values, want.values)
+    borrowed = sketchmm.Plan(D.T, method=method, borrow=True, **size)  # reads D instead of a copy: the same results
+    assert borrowed.borrow and not plan.borrow
+    np.testing.assert_array_equal(borrowed.topk(Q, k=10, candidates=37).indices, plan.topk(Q, k=10, candidates=37).indices)
+    np.testing.assert_array_equal(borrowed.matmul(Q), plan.matmul(Q))

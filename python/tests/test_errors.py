@@ -1,6 +1,8 @@
 """Every class of bad input raises its exception before the library writes anything: out= arrays and
 operands are left exactly as they were."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -173,8 +175,8 @@ def test_topk_ranges(data):
     with pytest.raises(InvalidArgumentError, match="SMM_ERR_BAD_ARGUMENT"):  # candidates < k
         sketchmm.approx_topk(A, B, k=10, candidates=5)
     plan = sketchmm.Plan(B, method="simhash", bits=64, candidates=12)
-    with pytest.raises(InvalidArgumentError, match="candidates=12"):
-        plan.topk(A, k=5, candidates=20)
+    with pytest.raises(InvalidArgumentError, match="candidates must be"):  # per call: k..n
+        plan.topk(A, k=5, candidates=4)
     with pytest.raises(InvalidArgumentError, match="exceeds"):
         plan.topk(A, k=13)
     with pytest.raises(ShapeError):  # pq needs 16 columns of B
@@ -232,3 +234,19 @@ def test_unknown_and_unavailable_isa(data):
         sketchmm.set_isa("auto")
     _untouched(out)
     sketchmm.matmul(A, B, out=out)
+
+
+def test_size_errors_name_the_limit(rng):
+    """An option or size a method cannot take is explained by the library (approx_check_sizes): the message
+    names the limit, not only the status."""
+    A = rng.random((30, 40), dtype=np.float32)
+    B = rng.random((40, 200), dtype=np.float32)
+    cases = [(dict(method="pq", sketch_dim=60), B, InvalidArgumentError, "at most min(k = 40"),
+             (dict(method="maddness", sketch_dim=300), B, InvalidArgumentError, "256"),
+             (dict(method="pq", sketch_dim=8), B[:, :10], ShapeError, "10 columns, fewer than the 16"),
+             (dict(method="maddness", sketch_dim=8), B[:, :10], ShapeError, "16 leaves")]
+    for kw, b, cls, needle in cases:
+        for call in (lambda: sketchmm.approx_matmul(A, b, **kw), lambda: sketchmm.approx_topk(A, b, k=2, **kw),
+                     lambda: sketchmm.Plan(b, **kw)):
+            with pytest.raises(cls, match=re.escape(needle)):
+                call()

@@ -69,7 +69,7 @@ def _topk_reference(A, B, k):
 def test_exact_topk(rng, a_kind, b_kind):
     Q = rng.standard_normal((23, 16)).astype(np.float32)
     D = rng.standard_normal((300, 16)).astype(np.float32)
-    idx, val = sketchmm.exact_topk(variant(a_kind, Q), variant(b_kind, D.T), k=7)
+    val, idx = sketchmm.exact_topk(variant(a_kind, Q), variant(b_kind, D.T), k=7)
     assert idx.dtype == np.int64 and val.dtype == np.float32 and idx.shape == val.shape == (23, 7)
     ref_idx, ref_val = _topk_reference(Q, D.T, 7)
     np.testing.assert_array_equal(idx, ref_idx)
@@ -79,7 +79,7 @@ def test_exact_topk(rng, a_kind, b_kind):
 
 def test_exact_topk_ties_to_smaller_index():
     D = np.ones((10, 3), dtype=np.float32)
-    idx, val = sketchmm.exact_topk(np.ones((2, 3), np.float32), D.T, k=4)
+    val, idx = sketchmm.exact_topk(np.ones((2, 3), np.float32), D.T, k=4)
     assert idx.tolist() == [[0, 1, 2, 3]] * 2 and (val == 3).all()
 
 

@@ -57,6 +57,11 @@ def test_cmake_install(tmp_path):
     package, library, total = r.stdout.splitlines()
     assert package.startswith(site[0]) and library.startswith(str(prefix)) and float(total) == 4.0
     assert os.path.isfile(os.path.join(site[0], "sketchmm", "_analysis", "plot_sweep.py"))
+    # the results loader finds the sketchmm_sweep installed with it (its rows checks), through _paths.py
+    code = "import sketchmm; print(sketchmm.results.analysis_module('load_results').find_sweep())"
+    r = _run({"SKETCHMM_LIBRARY": None, "SKETCHMM_SWEEP": None, "PYTHONPATH": site[0]}, tmp_path, code)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(prefix / "bin" / "sketchmm_sweep")
 
 
 def test_site_dir_rules(tmp_path):

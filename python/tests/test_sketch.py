@@ -54,7 +54,7 @@ def test_hamming(rng):
     wide = np.zeros((29, 5), np.uint64)
     wide[:, :3] = b
     np.testing.assert_array_equal(sketchmm.hamming(a, wide[:, :3]), want)  # rows of a wider array, in place
-    idx, dist = sketchmm.hamming_topk(a, b, k=5)
+    dist, idx = sketchmm.hamming_topk(a, b, k=5)
     order = np.lexsort((np.broadcast_to(np.arange(29), want.shape), want), axis=1)[:, :5]
     np.testing.assert_array_equal(idx, order)
     np.testing.assert_array_equal(dist, np.take_along_axis(want, order, axis=1))

@@ -183,8 +183,8 @@ static sketch_method rd_method(reader *r)
 {
     uint8_t b = u8(r);
     if ((b & 15) < 12)
-        return (sketch_method)(SKETCH_SIMHASH + (b & 15) % 8);
-    static const int bad[4] = { 0, 9, -1, 1000 };
+        return (sketch_method)(SKETCH_SIMHASH + (b & 15) % (SKETCH_MADDNESS - SKETCH_SIMHASH + 1));
+    static const int bad[4] = { 0, SKETCH_MADDNESS + 1, -1, 1000 };
     return (sketch_method)bad[b & 3];
 }
 
@@ -226,8 +226,8 @@ static void rd_opts(reader *r, opts_in *in)
     approx_options_init(&in->o);
     in->null = rare(r, 16);
     in->o.method = rd_method(r);
-    in->o.bits = rd_bits(r);
-    in->o.sketch_dim = rd_sketch_dim(r);
+    const int32_t bits = rd_bits(r), dim = rd_sketch_dim(r);
+    in->o.size = sketch_method_uses_bits(in->o.method) ? bits : dim; /* 0: the method's default */
     in->o.seed = (uint64_t)u8(r) * UINT64_C(0x9E3779B97F4A7C15);
     static const int32_t threads[8] = { 0, 1, 0, 1, 0, 1, -1, SMM_MAX_THREADS + 1 };
     in->o.num_threads = threads[u8(r) & 7];
@@ -258,15 +258,43 @@ static approx_options effective_opts(const opts_in *in)
     return in->null ? d : in->o;
 }
 
-/* Whether the options are valid (approx_check_options; the candidates' range is a top-k matter). */
-static int opts_ok(const approx_options *o)
+/*
+ * Whether the options are valid for an op(B) of k x n (approx_check_options; the candidates' range is a
+ * top-k matter): the method's limits as approx.h states them (pq: M <= min(k, 4096), maddness: C <= min(k,
+ * 256), both at least 16 columns).
+ */
+/* The size a method runs with: size 0 is its default (approx.h: 256 bits, s = 64). */
+static int32_t resolved_size(const approx_options *o)
+{
+    return o->size != 0 ? o->size : sketch_method_uses_bits(o->method) ? 256 : 64;
+}
+
+static int opts_ok(const approx_options *o, int64_t k, int64_t n)
 {
     if (sketch_method_name(o->method) == NULL)
         return 0;
-    if (sketch_method_uses_bits(o->method) ? !bits_ok(o->bits) : (o->sketch_dim < 1 || o->sketch_dim > APPROX_MAX_SKETCH_DIM))
+    const int32_t size = resolved_size(o);
+    if (sketch_method_uses_bits(o->method) ? !bits_ok(size) : (size < 1 || size > APPROX_MAX_SKETCH_DIM))
+        return 0;
+    if (o->method == SKETCH_PQ && (size > k || size > 4096 || n < 16))
+        return 0;
+    if (o->method == SKETCH_MADDNESS && (size > k || size > 256 || n < 16))
         return 0;
     /* candidates: a count, checked against topk and n by the top-k calls; negative is bad anywhere */
     return o->num_threads >= 0 && o->num_threads <= SMM_MAX_THREADS && o->candidates >= 0;
+}
+
+/* approx_check_sizes agrees with the call that ran on valid arguments and finite data: status s. */
+static void check_sizes_agrees(const approx_options *op, int64_t k, int64_t n, smm_status s, const char *call)
+{
+    if (k < 1 || n < 1)
+        return;
+    char msg[256];
+    const smm_status predicted = approx_check_sizes(op, k, n, msg, sizeof msg);
+    FUZZ_CHECK(predicted == SMM_OK ? s != SMM_ERR_BAD_ARGUMENT && s != SMM_ERR_BAD_SIZE && s != SMM_ERR_BAD_METHOD &&
+                                         s != SMM_ERR_BAD_BITS && s != SMM_ERR_BAD_THREADS
+                                   : s == predicted && msg[0] != '\0',
+               "%s returned %d, approx_check_sizes %d ('%s')", call, (int)s, (int)predicted, msg);
 }
 
 /* The matrix values: the bytes left after the arguments, x = (int8_t)byte / 16. */
@@ -622,35 +650,39 @@ static void op_approx_sgemm(reader *r, values *v)
     opts_in oi;
     rd_opts(r, &oi);
     if (gemm_setup(r, v, &g) == 0) {
-        oi.o.bits = cap_bits(oi.o.bits, g.k);
+        if (sketch_method_uses_bits(oi.o.method))
+            oi.o.size = cap_bits(oi.o.size, g.k);
         approx_options o = effective_opts(&oi);
         if (!oi.null)
             o.candidates = resolve_candidates(oi.cand_code, 1, g.n);
         const approx_options *op = oi.null ? NULL : &o;
+        approx_phase_times t = { -1.0, -1.0, -1.0, -1.0 };
+        approx_call call = APPROX_CALL_INIT;
+        call.times = &t;
         smm_status s = approx_sgemm(g.layout, g.ta, g.tb, g.m, g.n, g.k, g.alpha, g.A.ptr, g.A.ld, g.B.ptr, g.B.ld,
-                                    g.beta, g.C.ptr, g.C.ld, op);
+                                    g.beta, g.C.ptr, g.C.ld, op, &call);
         const int trivial = g.m == 0 || g.n == 0 || g.k == 0 || g.alpha == 0.0f;
         int expect = EXPECT_OK;
         if (!gemm_args_ok(&g))
             expect = EXPECT_FAIL;
-        else if (!opts_ok(&o) || g.nonfinite)
+        else if (!opts_ok(&o, g.k, g.n) || g.nonfinite)
             expect = trivial ? EXPECT_EITHER : EXPECT_FAIL;
         check_status(s, expect, "approx_sgemm");
+        if (gemm_args_ok(&g) && !trivial && !g.nonfinite)
+            check_sizes_agrees(op, g.k, g.n, s, "approx_sgemm");
         gemm_common_checks(&g, s, "approx_sgemm");
         if (s == SMM_OK) {
             approx_value_checks(&g, "approx_sgemm");
-            approx_phase_times t;
-            FUZZ_CHECK(approx_last_phase_times(&t) == SMM_OK && t.encode_a >= 0 && t.encode_b >= 0 &&
-                           t.estimate >= 0 && t.refine >= 0,
-                       "approx_last_phase_times");
+            FUZZ_CHECK(t.encode_a >= 0 && t.encode_b >= 0 && t.estimate >= 0 && t.refine >= 0,
+                       "approx_sgemm reported no phase times");
         }
         if (s == SMM_OK && !trivial) {
             /* the same product through a plan: exactly the same C */
             float *c2 = fresh_c(&g);
             approx_plan *plan = NULL;
-            smm_status s2 = approx_plan_create(g.layout, g.tb, g.k, g.n, g.B.ptr, g.B.ld, op, &plan);
+            smm_status s2 = approx_plan_create(g.layout, g.tb, g.k, g.n, g.B.ptr, g.B.ld, op, NULL, &plan);
             FUZZ_CHECK(s2 == SMM_OK, "approx_plan_create refused what approx_sgemm accepted: %d", (int)s2);
-            s2 = approx_plan_multiply(plan, g.layout, g.ta, g.m, g.alpha, g.A.ptr, g.A.ld, g.beta, c2, g.C.ld);
+            s2 = approx_plan_multiply(plan, g.layout, g.ta, g.m, g.alpha, g.A.ptr, g.A.ld, g.beta, c2, g.C.ld, NULL);
             FUZZ_CHECK(s2 == SMM_OK, "approx_plan_multiply refused what approx_sgemm accepted: %d", (int)s2);
             FUZZ_CHECK(memcmp(c2, g.C.buf, g.C.extent * 4) == 0,
                        "approx_plan_create + approx_plan_multiply differ from approx_sgemm (method %d)", (int)o.method);
@@ -660,7 +692,7 @@ static void op_approx_sgemm(reader *r, values *v)
                 memcpy(c2, g.C.copy, g.C.extent * 4);
                 set_isa(SMM_ISA_SCALAR);
                 s2 = approx_sgemm(g.layout, g.ta, g.tb, g.m, g.n, g.k, g.alpha, g.A.ptr, g.A.ld, g.B.ptr, g.B.ld,
-                                  g.beta, c2, g.C.ld, op);
+                                  g.beta, c2, g.C.ld, op, NULL);
                 set_isa(the_isa);
                 FUZZ_CHECK(s2 == SMM_OK && memcmp(c2, g.C.buf, g.C.extent * 4) == 0,
                            "approx_sgemm (method %d) differs between ISA paths %d and scalar", (int)o.method,
@@ -775,7 +807,8 @@ static void op_topk(reader *r, values *v, int approx)
     memset(&t, 0, sizeof t);
     rd_opts(r, &oi);
     if (gemm_setup(r, v, &g) == 0 && topk_setup(r, &t, g.m, g.n) == 0) {
-        oi.o.bits = cap_bits(oi.o.bits, g.k);
+        if (sketch_method_uses_bits(oi.o.method))
+            oi.o.size = cap_bits(oi.o.size, g.k);
         approx_options o = effective_opts(&oi);
         if (!oi.null)
             o.candidates = resolve_candidates(oi.cand_code, t.topk, g.n);
@@ -785,9 +818,9 @@ static void op_topk(reader *r, values *v, int approx)
             expect = EXPECT_FAIL;
         if (approx) {
             s = approx_topk(g.layout, g.ta, g.tb, g.m, g.n, g.k, g.A.ptr, g.A.ld, g.B.ptr, g.B.ld, t.topk, t.idx.ptr,
-                            t.val.ptr, t.ldk, oi.null ? NULL : &o);
+                            t.val.ptr, t.ldk, oi.null ? NULL : &o, NULL);
             int cand_ok = o.candidates == 0 || (o.candidates >= t.topk && o.candidates <= g.n);
-            if (g.k < 1 || !opts_ok(&o) || !cand_ok)
+            if (g.k < 1 || !opts_ok(&o, g.k, g.n) || !cand_ok)
                 expect = EXPECT_FAIL; /* approx_plan_create needs k >= 1 */
             else if (g.nonfinite && expect == EXPECT_OK)
                 expect = g.m == 0 ? EXPECT_EITHER : EXPECT_FAIL; /* no query: B is not sketched (approx_topk.c) */
@@ -834,16 +867,17 @@ static void op_plan(reader *r, values *v)
         gemm_free(&g);
         return;
     }
-    oi.o.bits = cap_bits(oi.o.bits, g.k);
+    if (sketch_method_uses_bits(oi.o.method))
+        oi.o.size = cap_bits(oi.o.size, g.k);
     approx_options o = effective_opts(&oi);
     if (!oi.null)
         o.candidates = resolve_candidates(oi.cand_code, t.topk, g.n);
     const int nan_in_a = has_nonfinite(&g.A), nan_in_b = has_nonfinite(&g.B);
 
     approx_plan *plan = (approx_plan *)(uintptr_t)0x10; /* garbage the call must overwrite */
-    smm_status s = approx_plan_create(g.layout, g.tb, g.k, g.n, g.B.ptr, g.B.ld, oi.null ? NULL : &o,
+    smm_status s = approx_plan_create(g.layout, g.tb, g.k, g.n, g.B.ptr, g.B.ld, oi.null ? NULL : &o, NULL,
                                       plan_null ? NULL : &plan);
-    int create_ok = layout_ok(g.layout) && trans_ok(g.tb) && g.k >= 1 && g.n >= 1 && mat_ok(&g.B) && opts_ok(&o) &&
+    int create_ok = layout_ok(g.layout) && trans_ok(g.tb) && g.k >= 1 && g.n >= 1 && mat_ok(&g.B) && opts_ok(&o, g.k, g.n) &&
                     !plan_null && !nan_in_b;
     check_status(s, create_ok ? EXPECT_OK : EXPECT_FAIL, "approx_plan_create");
     FUZZ_CHECK(unchanged(&g.B), "approx_plan_create wrote to B");
@@ -855,14 +889,15 @@ static void op_plan(reader *r, values *v)
     }
     int64_t k2 = -1, n2 = -1;
     approx_options o2;
+    approx_options_init(&o2);
     FUZZ_CHECK(approx_plan_info(plan, &k2, &n2, &o2) == SMM_OK && k2 == g.k && n2 == g.n && o2.method == o.method &&
-                   o2.bits == o.bits && o2.sketch_dim == o.sketch_dim && o2.seed == o.seed &&
+                   o2.size == resolved_size(&o) && o2.seed == o.seed &&
                    o2.candidates == o.candidates,
                "approx_plan_info does not give back the plan's k, n and options");
     FUZZ_CHECK(approx_plan_info(NULL, NULL, NULL, NULL) == SMM_ERR_NULL_POINTER, "approx_plan_info(NULL)");
 
     /* the product: op(A) m x k in the plan's layout, C m x n */
-    s = approx_plan_multiply(plan, g.layout, g.ta, g.m, g.alpha, g.A.ptr, g.A.ld, g.beta, g.C.ptr, g.C.ld);
+    s = approx_plan_multiply(plan, g.layout, g.ta, g.m, g.alpha, g.A.ptr, g.A.ld, g.beta, g.C.ptr, g.C.ld, NULL);
     int expect = EXPECT_OK;
     if (!trans_ok(g.ta) || !mat_ok(&g.A) || !mat_ok(&g.C))
         expect = EXPECT_FAIL;
@@ -874,7 +909,7 @@ static void op_plan(reader *r, values *v)
         approx_value_checks(&g, "approx_plan_multiply");
 
     /* top-k of the rows of op(A) */
-    s = approx_plan_topk(plan, g.layout, g.ta, g.m, g.A.ptr, g.A.ld, t.topk, t.idx.ptr, t.val.ptr, t.ldk);
+    s = approx_plan_topk(plan, g.layout, g.ta, g.m, g.A.ptr, g.A.ld, t.topk, t.idx.ptr, t.val.ptr, t.ldk, NULL);
     int cand_ok = o.candidates == 0 || (o.candidates >= t.topk && o.candidates <= g.n);
     expect = EXPECT_OK;
     if (!trans_ok(g.ta) || !mat_ok(&g.A) || !topk_args_ok(&t, g.m, g.n) || !cand_ok)

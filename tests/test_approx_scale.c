@@ -1,0 +1,241 @@
+/*
+ * test_approx_scale.c - every approximate method is scale-free over the
+ * finite float range (approx_scale.h): A B does not change when B is scaled
+ * by s and A by 1/s, so neither may an estimate's relative error, for
+ * s = 2^-100 .. 2^100 and factors that are not powers of two (1e-25, 1e20).
+ * Before the safe range, pq's k-means distances underflowed (every vector the
+ * same code: relative error 0.999 at s = 1e-25) and lowrank's power iteration
+ * did (0.60 at 2^-100, SMM_ERR_NON_FINITE at 1e20), both with SMM_OK.
+ *
+ * Checked per method, dense and top-k:
+ * - two power-of-two scales outside the window give the same bits (the
+ *   method sees the same normalised data), and so do powers of two inside
+ *   it for the methods scale-free by themselves;
+ * - every scale gives the relative error of the unscaled data within 5%
+ *   (and top-k the same recall within 0.05, exact values of the scaled
+ *   data), with SMM_OK.
+ * MADDNESS encodes op(A) with trees learned on op(B): it assumes the two
+ * come from one distribution, so it is checked under the scaling that
+ * keeps that true, A s and B s (estimates times s^2).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+enum { M = 60, K = 48, N = 400, TOPK = 5, CANDIDATES = 60 };
+
+static float A0[M * K], B0[K * N], AL[M * K], BL[K * N];
+
+/* Gaussian-like data (sum of uniforms), and rank-6 data for lowrank. */
+static void make_data(void)
+{
+    uint64_t rng = 20261127;
+    for (int i = 0; i < M * K; i++)
+        A0[i] = test_rng_uniform(&rng) + test_rng_uniform(&rng) + test_rng_uniform(&rng);
+    for (int i = 0; i < K * N; i++)
+        B0[i] = test_rng_uniform(&rng) + test_rng_uniform(&rng) + test_rng_uniform(&rng);
+    float U[K * 6], V[6 * N], W[M * 6];
+    test_fill_uniform(U, K * 6, &rng);
+    test_fill_uniform(V, 6 * N, &rng);
+    test_fill_uniform(W, M * 6, &rng);
+    for (int t = 0; t < K; t++)
+        for (int j = 0; j < N; j++) {
+            double acc = 0.0;
+            for (int r = 0; r < 6; r++)
+                acc += (double)U[t * 6 + r] * V[r * N + j];
+            BL[t * N + j] = (float)acc;
+        }
+    for (int i = 0; i < M; i++)
+        for (int t = 0; t < K; t++) {
+            double acc = 0.0;
+            for (int r = 0; r < 6; r++)
+                acc += (double)W[i * 6 + r] * U[t * 6 + r];
+            AL[i * K + t] = (float)acc;
+        }
+}
+
+static approx_options options_for(sketch_method method)
+{
+    approx_options o;
+    approx_options_init(&o);
+    o.method = method;
+    o.size = sketch_method_uses_bits(method) ? 256 : 8;
+    o.candidates = CANDIDATES;
+    o.num_threads = 2;
+    return o;
+}
+
+/* A / s (or A s, joint) and B s, rounded to float; s given as a double. */
+static void scaled(sketch_method method, double s, int joint, float *A, float *B)
+{
+    const float *a = method == SKETCH_LOWRANK ? AL : A0, *b = method == SKETCH_LOWRANK ? BL : B0;
+    for (int i = 0; i < M * K; i++)
+        A[i] = (float)(joint ? (double)a[i] * s : (double)a[i] / s);
+    for (int i = 0; i < K * N; i++)
+        B[i] = (float)((double)b[i] * s);
+}
+
+/* One dense product at scale s: its estimate into C (SMM_OK asserted) and its relative error. */
+static double dense_at(sketch_method method, double s, int joint, float *C)
+{
+    static float A[M * K], B[K * N];
+    scaled(method, s, joint, A, B);
+    const approx_options o = options_for(method);
+    smm_status st = approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N, &o, NULL);
+    ck_assert_msg(st == SMM_OK, "%s at scale %g: %s", sketch_method_name(method), s, smm_status_str(st));
+    for (int i = 0; i < M * N; i++)
+        ck_assert_msg(isfinite(C[i]), "%s at scale %g: entry %d is %g", sketch_method_name(method), s, i, C[i]);
+    return test_relative_error(M, N, K, A, B, C);
+}
+
+/* Top-k of the rows of A against the columns of B at scale s: indices, values, and the recall against the exact. */
+static double topk_at(sketch_method method, double s, int joint, int64_t *idx, float *val)
+{
+    static float A[M * K], B[K * N];
+    scaled(method, s, joint, A, B);
+    const approx_options o = options_for(method);
+    smm_status st = approx_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, A, K, B, N, TOPK, idx, val, TOPK,
+                                &o, NULL);
+    ck_assert_msg(st == SMM_OK, "%s top-k at scale %g: %s", sketch_method_name(method), s, smm_status_str(st));
+    static int64_t eidx[M * TOPK];
+    static float eval[M * TOPK];
+    ck_assert_int_eq(
+        exact_topk(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, A, K, B, N, TOPK, eidx, eval, TOPK), SMM_OK);
+    int hits = 0;
+    for (int i = 0; i < M; i++)
+        for (int a = 0; a < TOPK; a++)
+            for (int e = 0; e < TOPK; e++)
+                hits += idx[i * TOPK + a] == eidx[i * TOPK + e];
+    /* the returned values are exact products of the scaled data, rounded to float */
+    for (int i = 0; i < M; i++)
+        for (int a = 0; a < TOPK; a++) {
+            double acc = 0.0;
+            for (int t = 0; t < K; t++)
+                acc += (double)A[i * K + t] * B[t * N + idx[i * TOPK + a]];
+            ck_assert_msg(val[i * TOPK + a] == (float)acc || fabs(val[i * TOPK + a] - acc) <= 1e-6 * fabs(acc),
+                          "%s top-k at scale %g: value %g, exact %g", sketch_method_name(method), s,
+                          val[i * TOPK + a], acc);
+        }
+    return (double)hits / (M * TOPK);
+}
+
+/* Scales outside the window (powers of two) and others; joint scaling squares them in the product, so MADDNESS
+ * gets ones whose square keeps the product a normal float. */
+enum { SCALES = 4, OTHERS = 7 };
+static const double outside[2][SCALES] = { { 0x1p-100, 0x1p-60, 0x1p+60, 0x1p+100 },
+                                           { 0x1p-50, 0x1p-40, 0x1p+40, 0x1p+50 } };
+static const double others[2][OTHERS] = { { 1e-25, 3e-30, 1e20, 7.5e28, 0x1p-20, 0x1p+20, 0.3 },
+                                          { 1e-12, 3e-15, 1e12, 7.5e14, 0x1p-20, 0x1p+20, 0.3 } };
+
+/* The dense checks of one method on the current ISA path. */
+static void check_dense_scale_free(sketch_method method)
+{
+    const int joint = method == SKETCH_MADDNESS;
+    static float C1[M * N], C[M * N], Cout[M * N];
+    const double e1 = dense_at(method, 1.0, joint, C1);
+    /* outside the window: the method sees the same normalised data, whatever the power of two */
+    dense_at(method, outside[joint][0], joint, Cout);
+    for (int i = 1; i < SCALES; i++) {
+        const double s = outside[joint][i];
+        dense_at(method, s, joint, C);
+        for (int t = 0; t < M * N; t++) {
+            /* joint scaling multiplies the estimate by s^2 (outside[1][0]^2 for the reference) */
+            const float want = joint ? (float)ldexp(Cout[t], 2 * ilogb(s) - 2 * ilogb(outside[1][0])) : Cout[t];
+            ck_assert_msg(C[t] == want, "%s: scale %g gave entry %d = %.9g, scale %g gave %.9g",
+                          sketch_method_name(method), s, t, C[t], outside[joint][0], want);
+        }
+    }
+    /* any scale: the relative error of the unscaled data */
+    for (int i = 0; i < OTHERS + SCALES; i++) {
+        const double s = i < OTHERS ? others[joint][i] : outside[joint][i - OTHERS];
+        const double e = dense_at(method, s, joint, C);
+        ck_assert_msg(fabs(e - e1) <= 0.05 * e1 + 1e-5, "%s: relative error %.6g at scale %g, %.6g unscaled",
+                      sketch_method_name(method), e, s, e1);
+    }
+}
+
+START_TEST(dense_estimates_are_scale_free)
+{
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int v = 0; v < nisa; v++) {
+        ck_assert_int_eq(smm_set_isa(isas[v]), SMM_OK);
+        check_dense_scale_free((sketch_method)_i);
+    }
+    test_restore_defaults();
+}
+END_TEST
+
+START_TEST(topk_is_scale_free)
+{
+    const sketch_method method = (sketch_method)_i;
+    const int joint = method == SKETCH_MADDNESS;
+    static int64_t idx1[M * TOPK], idx[M * TOPK], idx_out[M * TOPK];
+    static float val1[M * TOPK], val[M * TOPK], val_out[M * TOPK];
+    const double r1 = topk_at(method, 1.0, joint, idx1, val1);
+    topk_at(method, outside[joint][0], joint, idx_out, val_out);
+    for (int i = 1; i < SCALES; i++) {
+        topk_at(method, outside[joint][i], joint, idx, val);
+        ck_assert_msg(memcmp(idx, idx_out, sizeof idx) == 0, "%s: top-k indices differ between scales %g and %g",
+                      sketch_method_name(method), outside[joint][i], outside[joint][0]);
+    }
+    for (int i = 0; i < OTHERS; i++) {
+        const double r = topk_at(method, others[joint][i], joint, idx, val);
+        ck_assert_msg(fabs(r - r1) <= 0.05, "%s: recall %.3f at scale %g, %.3f unscaled", sketch_method_name(method),
+                      r, others[joint][i], r1);
+    }
+}
+END_TEST
+
+/* A product whose own magnitude is beyond float is refused; one below it gives 0. */
+START_TEST(products_beyond_float)
+{
+    static float A[M * K], B[K * N], C[M * N];
+    for (int i = 0; i < M * K; i++)
+        A[i] = 0x1p+100f * (A0[i] + 4.0f); /* positive: every entry of A B about 2^200 K */
+    for (int i = 0; i < K * N; i++)
+        B[i] = 0x1p+100f * (B0[i] + 4.0f);
+    approx_options o = options_for(SKETCH_PQ);
+    for (int i = 0; i < M * N; i++)
+        C[i] = 7.0f;
+    ck_assert_int_eq(
+        approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N, &o, NULL),
+        SMM_ERR_NON_FINITE);
+    for (int i = 0; i < M * N; i++)
+        ck_assert_float_eq(C[i], 7.0f); /* untouched */
+    for (int i = 0; i < M * K; i++)
+        A[i] = 0x1p-100f * (A0[i] + 4.0f);
+    for (int i = 0; i < K * N; i++)
+        B[i] = 0x1p-100f * (B0[i] + 4.0f);
+    ck_assert_int_eq(
+        approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.5f, C, N, &o, NULL), SMM_OK);
+    for (int i = 0; i < M * N; i++)
+        ck_assert_float_eq(C[i], 3.5f); /* 2^-200 K is 0 in float: C := beta C */
+    /* MADDNESS scales op(A) by op(B)'s power of two: an op(A) near FLT_MAX against an op(B) near 2^-100
+     * would overflow, and is refused */
+    for (int i = 0; i < M * K; i++)
+        A[i] = 0x1p+126f * (A0[i] + 4.0f);
+    o = options_for(SKETCH_MADDNESS);
+    ck_assert_int_eq(
+        approx_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, M, N, K, 1.0f, A, K, B, N, 0.5f, C, N, &o, NULL),
+        SMM_ERR_NON_FINITE);
+    for (int i = 0; i < M * N; i++)
+        ck_assert_float_eq(C[i], 3.5f);
+}
+END_TEST
+
+int main(void)
+{
+    make_data();
+    Suite *s = suite_create("approx_scale");
+    TCase *tc = tcase_create("approx_scale");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, dense_estimates_are_scale_free, SKETCH_SIMHASH, SKETCH_MADDNESS + 1);
+    tcase_add_loop_test(tc, topk_is_scale_free, SKETCH_SIMHASH, SKETCH_MADDNESS + 1);
+    tcase_add_test(tc, products_beyond_float);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}
