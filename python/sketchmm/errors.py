@@ -15,7 +15,8 @@ classes before any C call, with ``status`` None.
     |-- InputTypeError (TypeError)          an operand of a kind that cannot become float32 (Python side)
     |-- ResourceError (MemoryError)         SMM_ERR_NO_MEMORY, SMM_ERR_OVERFLOW (a size beyond the address space)
     `-- PlatformError (RuntimeError)        SMM_ERR_ISA_UNAVAILABLE, SMM_ERR_BAD_ENV (SKETCHMM_ISA,
-                                             SKETCHMM_NUM_THREADS unparsable)
+                                             SKETCHMM_NUM_THREADS, SKETCHMM_JIT unparsable),
+                                             SMM_ERR_NO_EXEC_MEMORY (runtime.jit_status only)
 """
 
 from ._lib import ffi, lib
@@ -29,6 +30,7 @@ STATUS_NAMES = {
     4: "SMM_ERR_OVERFLOW", 5: "SMM_ERR_BAD_LAYOUT", 6: "SMM_ERR_BAD_TRANS", 7: "SMM_ERR_BAD_BITS",
     8: "SMM_ERR_BAD_METHOD", 9: "SMM_ERR_BAD_ISA", 10: "SMM_ERR_ISA_UNAVAILABLE", 11: "SMM_ERR_BAD_ENV",
     12: "SMM_ERR_BAD_THREADS", 13: "SMM_ERR_NO_MEMORY", 14: "SMM_ERR_NON_FINITE", 17: "SMM_ERR_BAD_ARGUMENT",
+    18: "SMM_ERR_NO_EXEC_MEMORY",
 }
 
 
@@ -66,14 +68,15 @@ class ResourceError(SketchmmError, MemoryError):
 
 
 class PlatformError(SketchmmError, RuntimeError):
-    """The selected instruction-set path is not available on this CPU or build, or SKETCHMM_ISA /
-    SKETCHMM_NUM_THREADS hold a value the library cannot parse."""
+    """The selected instruction-set path is not available on this CPU or build, SKETCHMM_ISA /
+    SKETCHMM_NUM_THREADS / SKETCHMM_JIT hold a value the library cannot parse, or the system refuses
+    executable memory for generated code."""
 
 
 _FAMILY = {1: InvalidArgumentError, 2: ShapeError, 3: ShapeError, 4: ResourceError, 5: InvalidArgumentError,
            6: InvalidArgumentError, 7: InvalidArgumentError, 8: InvalidArgumentError, 9: InvalidArgumentError,
            10: PlatformError, 11: PlatformError, 12: InvalidArgumentError, 13: ResourceError,
-           14: NonFiniteError, 17: InvalidArgumentError}
+           14: NonFiniteError, 17: InvalidArgumentError, 18: PlatformError}
 
 
 def status_string(status):
