@@ -41,6 +41,8 @@
 #define UNARY_COPY_CHUNK (INT64_C(1) << 14)
 /* Matrices of at least this many elements run generated kernels (where generation is on). */
 #define UNARY_JIT_MIN (INT64_C(1) << 12)
+/* Generated copies write B with non-temporal stores from this many elements up (16 MiB). */
+#define UNARY_COPY_STREAM_MIN (INT64_C(1) << 22)
 
 /*
  * The kernel table (common/smm_dispatch.h). NEON has no precompiled kernels
@@ -172,8 +174,13 @@ static const jit_kernel *generated(const unary_kernels *k, smm_isa isa, unary_op
     d.isa = (int32_t)isa;
     d.op = (int32_t)op;
     d.transpose = transposed;
-    /* non-temporal stores as the precompiled transposes make them: large B, 64-byte aligned rows (no NEON form) */
-    d.stream = isa != SMM_ISA_NEON && rows * cols >= UNARY_STREAM_MIN && ((uintptr_t)B & 63) == 0 && (ldb & 15) == 0;
+    /*
+     * Non-temporal stores (no NEON form) for 64-byte aligned rows of B: for transposes from UNARY_STREAM_MIN
+     * elements up, as the precompiled ones; for copies only from UNARY_COPY_STREAM_MIN up, where A and B
+     * no longer fit in a core's share of the last-level cache (below it the cached stores are faster).
+     */
+    const int64_t stream_min = transposed ? UNARY_STREAM_MIN : UNARY_COPY_STREAM_MIN;
+    d.stream = isa != SMM_ISA_NEON && rows * cols >= stream_min && ((uintptr_t)B & 63) == 0 && (ldb & 15) == 0;
     d.lda = op == UNARY_ZERO ? 0 : lda;
     d.ldb = ldb;
     if (transposed) {
@@ -183,7 +190,6 @@ static const jit_kernel *generated(const unary_kernels *k, smm_isa isa, unary_op
         d.cols_last = cols - (cols - 1) / UNARY_BLOCK_COLS * UNARY_BLOCK_COLS;
     } else {
         d.cols = cols;
-        d.stream = d.stream && op != UNARY_ZERO ? d.stream : 0;
     }
     const jit_kernel *kernel = NULL;
     return jit_kernel_get(k->jit, &d, sizeof d, JIT_RESIDENT, &kernel) == SMM_OK ? kernel : NULL;
