@@ -102,18 +102,44 @@ static int fits_int32(int64_t v)
 }
 
 /*
+ * One instruction being put together (at most 15 bytes), written to the
+ * buffer in one piece: the encoders touch the buffer once per instruction.
+ */
+typedef struct {
+    uint8_t byte[16];
+    int n;
+} insn;
+
+static void put8(insn *i, unsigned v)
+{
+    i->byte[i->n++] = (uint8_t)v;
+}
+
+static void put32(insn *i, uint32_t v)
+{
+    for (int k = 0; k < 4; k++)
+        put8(i, (v >> (8 * k)) & 0xFF);
+}
+
+static void finish(jit_buf *b, const insn *i)
+{
+    jit_emit_bytes(b, i->byte, (size_t)i->n);
+}
+
+/*
  * ModRM, SIB and displacement of a memory operand with `reg` in ModRM.reg;
  * n scales an 8-bit displacement (1 outside EVEX); imm_bytes follow the
- * displacement (RIP-relative offsets count from the end of the instruction).
+ * displacement (RIP-relative offsets count from the end of the instruction,
+ * which starts at the buffer's current end).
  */
-static void emit_mem(jit_buf *b, int reg, x86_mem m, int n, int imm_bytes)
+static void emit_mem(jit_buf *b, insn *i, int reg, x86_mem m, int n, int imm_bytes)
 {
     if (m.base == X86_RIP) {
-        jit_emit8(b, (uint8_t)(((reg & 7) << 3) | 5));
-        const int64_t rel = m.disp - (int64_t)(b->len + 4 + (size_t)imm_bytes);
+        put8(i, ((reg & 7) << 3) | 5);
+        const int64_t rel = m.disp - (int64_t)(b->len + (size_t)i->n + 4 + (size_t)imm_bytes);
         if (!fits_int32(rel))
             b->failed = 1;
-        jit_emit32(b, (uint32_t)(int32_t)rel);
+        put32(i, (uint32_t)(int32_t)rel);
         return;
     }
     if (m.base < 0 || m.base > 15 || m.index == X86_RSP || m.index > 15 || !fits_int32(m.disp) ||
@@ -122,52 +148,55 @@ static void emit_mem(jit_buf *b, int reg, x86_mem m, int n, int imm_bytes)
         return;
     }
     const int base = m.base & 7, sib = m.index != X86_NOREG || base == 4;
+    /* n is a power of two: the scaled displacement by shifts (exact for the multiples of n that qualify) */
+    const int shift = __builtin_ctz((unsigned)n);
+    const int64_t scaled = m.disp >> shift;
     int mod;
     if (m.disp == 0 && base != 5)
         mod = 0;
-    else if (m.disp % n == 0 && m.disp / n >= -128 && m.disp / n <= 127)
+    else if ((m.disp & (n - 1)) == 0 && scaled >= -128 && scaled <= 127)
         mod = 1;
     else
         mod = 2;
-    jit_emit8(b, (uint8_t)((mod << 6) | ((reg & 7) << 3) | (sib ? 4 : base)));
+    put8(i, (mod << 6) | ((reg & 7) << 3) | (sib ? 4 : base));
     if (sib) {
         const int ss = m.scale == 8 ? 3 : m.scale == 4 ? 2 : m.scale == 2 ? 1 : 0;
         const int index = m.index == X86_NOREG ? 4 : m.index & 7;
-        jit_emit8(b, (uint8_t)((ss << 6) | (index << 3) | base));
+        put8(i, (ss << 6) | (index << 3) | base);
     }
     if (mod == 1)
-        jit_emit8(b, (uint8_t)(int8_t)(m.disp / n));
+        put8(i, (uint8_t)(int8_t)scaled);
     else if (mod == 2)
-        jit_emit32(b, (uint32_t)(int32_t)m.disp);
+        put32(i, (uint32_t)(int32_t)m.disp);
 }
 
 /* ModRM of a register operand. */
-static void emit_reg(jit_buf *b, int reg, int rm)
+static void emit_reg(insn *i, int reg, int rm)
 {
-    jit_emit8(b, (uint8_t)(0xC0 | ((reg & 7) << 3) | (rm & 7)));
+    put8(i, 0xC0 | ((reg & 7) << 3) | (rm & 7));
 }
 
 /*
  * The VEX or EVEX prefix and the opcode. x and bb are the X and B extension
  * bits (for a register rm: bit 4 of rm in x under EVEX, bit 3 in bb).
  */
-static void emit_vector_prefix(jit_buf *b, const vop_row *r, int evex, int L, int reg, int vvvv, int x, int bb,
+static void emit_vector_prefix(insn *i, const vop_row *r, int evex, int L, int reg, int vvvv, int x, int bb,
                                int mask, int zero, int bcast)
 {
     if (evex) {
-        jit_emit8(b, 0x62);
-        jit_emit8(b, (uint8_t)((!bit(reg, 3) << 7) | (!x << 6) | (!bb << 5) | (!bit(reg, 4) << 4) | r->map));
-        jit_emit8(b, (uint8_t)((r->evex_w << 7) | ((~vvvv & 15) << 3) | 4 | r->pp));
-        jit_emit8(b, (uint8_t)((zero << 7) | (L << 5) | (bcast << 4) | (!bit(vvvv, 4) << 3) | (mask & 7)));
+        put8(i, 0x62);
+        put8(i, (!bit(reg, 3) << 7) | (!x << 6) | (!bb << 5) | (!bit(reg, 4) << 4) | r->map);
+        put8(i, (r->evex_w << 7) | ((~vvvv & 15) << 3) | 4 | r->pp);
+        put8(i, (zero << 7) | (L << 5) | (bcast << 4) | (!bit(vvvv, 4) << 3) | (mask & 7));
     } else if (!x && !bb && r->vex_w == 0 && r->map == MAP_0F) {
-        jit_emit8(b, 0xC5);
-        jit_emit8(b, (uint8_t)((!bit(reg, 3) << 7) | ((~vvvv & 15) << 3) | (L << 2) | r->pp));
+        put8(i, 0xC5);
+        put8(i, (!bit(reg, 3) << 7) | ((~vvvv & 15) << 3) | (L << 2) | r->pp);
     } else {
-        jit_emit8(b, 0xC4);
-        jit_emit8(b, (uint8_t)((!bit(reg, 3) << 7) | (!x << 6) | (!bb << 5) | r->map));
-        jit_emit8(b, (uint8_t)((r->vex_w << 7) | ((~vvvv & 15) << 3) | (L << 2) | r->pp));
+        put8(i, 0xC4);
+        put8(i, (!bit(reg, 3) << 7) | (!x << 6) | (!bb << 5) | r->map);
+        put8(i, (r->vex_w << 7) | ((~vvvv & 15) << 3) | (L << 2) | r->pp);
     }
-    jit_emit8(b, r->opcode);
+    put8(i, r->opcode);
 }
 
 /* EVEX when the row or the operands need it; -1 when the row cannot take them. */
@@ -210,10 +239,12 @@ void x86_vrr(jit_buf *b, x86_vop op, x86_width w, int reg, int vvvv, int rm, int
         rm = t;
         r = &rows[X86_VMOVUPS_STORE];
     }
-    emit_vector_prefix(b, r, evex, (int)w, reg, vvvv, evex ? bit(rm, 4) : 0, bit(rm, 3), mask, zero, 0);
-    emit_reg(b, reg, rm);
+    insn i = { { 0 }, 0 };
+    emit_vector_prefix(&i, r, evex, (int)w, reg, vvvv, evex ? bit(rm, 4) : 0, bit(rm, 3), mask, zero, 0);
+    emit_reg(&i, reg, rm);
     if (imm >= 0)
-        jit_emit8(b, (uint8_t)imm);
+        put8(&i, (unsigned)imm & 0xFF);
+    finish(b, &i);
 }
 
 void x86_vrm(jit_buf *b, x86_vop op, x86_width w, int reg, int vvvv, x86_mem m, int mask, int zero, int bcast,
@@ -234,10 +265,12 @@ void x86_vrm(jit_buf *b, x86_vop op, x86_width w, int reg, int vvvv, x86_mem m, 
     }
     const int x = m.base != X86_RIP && m.index != X86_NOREG ? bit(m.index, 3) : 0;
     const int bb = m.base != X86_RIP ? bit(m.base, 3) : 0;
-    emit_vector_prefix(b, r, evex, (int)w, reg, vvvv, x, bb, mask, zero, bcast);
-    emit_mem(b, reg, m, evex ? disp8_scale(r, w, bcast) : 1, imm >= 0 ? 1 : 0);
+    insn i = { { 0 }, 0 };
+    emit_vector_prefix(&i, r, evex, (int)w, reg, vvvv, x, bb, mask, zero, bcast);
+    emit_mem(b, &i, reg, m, evex ? disp8_scale(r, w, bcast) : 1, imm >= 0 ? 1 : 0);
     if (imm >= 0)
-        jit_emit8(b, (uint8_t)imm);
+        put8(&i, (unsigned)imm & 0xFF);
+    finish(b, &i);
 }
 
 void x86_kmovw(jit_buf *b, int k, int gpr)
@@ -246,16 +279,18 @@ void x86_kmovw(jit_buf *b, int k, int gpr)
         b->failed = 1;
         return;
     }
+    insn i = { { 0 }, 0 };
     if (gpr < 8) {
-        jit_emit8(b, 0xC5);
-        jit_emit8(b, 0xF8);
+        put8(&i, 0xC5);
+        put8(&i, 0xF8);
     } else {
-        jit_emit8(b, 0xC4);
-        jit_emit8(b, (uint8_t)(0x80 | 0x40 | MAP_0F)); /* R' X' set, B' clear: rm extended */
-        jit_emit8(b, 0x78);
+        put8(&i, 0xC4);
+        put8(&i, 0x80 | 0x40 | MAP_0F); /* R' X' set, B' clear: rm extended */
+        put8(&i, 0x78);
     }
-    jit_emit8(b, 0x92);
-    emit_reg(b, k, gpr);
+    put8(&i, 0x92);
+    emit_reg(&i, k, gpr);
+    finish(b, &i);
 }
 
 void x86_vzeroupper(jit_buf *b)
@@ -283,9 +318,9 @@ static int valid_gpr(int r)
 }
 
 /* REX.W with R from reg, X from the memory index, B from rm or the base. */
-static void emit_rex_w(jit_buf *b, int reg, int x, int bb)
+static void emit_rex_w(insn *i, int reg, int x, int bb)
 {
-    jit_emit8(b, (uint8_t)(0x48 | (bit(reg, 3) << 2) | (x << 1) | bb));
+    put8(i, 0x48 | (bit(reg, 3) << 2) | (x << 1) | bb);
 }
 
 /* REX.W opcode /reg with a memory operand. */
@@ -297,26 +332,32 @@ static void rex_w_mem(jit_buf *b, uint8_t opcode, int reg, x86_mem m)
     }
     const int x = m.base != X86_RIP && m.index != X86_NOREG ? bit(m.index, 3) : 0;
     const int bb = m.base != X86_RIP ? bit(m.base, 3) : 0;
-    emit_rex_w(b, reg, x, bb);
-    jit_emit8(b, opcode);
-    emit_mem(b, reg, m, 1, 0);
+    insn i = { { 0 }, 0 };
+    emit_rex_w(&i, reg, x, bb);
+    put8(&i, opcode);
+    emit_mem(b, &i, reg, m, 1, 0);
+    finish(b, &i);
 }
 
-/* REX.W opcode /reg with a register rm. */
-static void rex_w_reg(jit_buf *b, uint8_t opcode, int reg, int rm)
+/* REX.W opcode /reg with a register rm, then imm_bytes bytes of imm. */
+static void rex_w_reg(jit_buf *b, uint8_t opcode, int reg, int rm, int imm_bytes, int64_t imm)
 {
     if (!valid_gpr(reg) || !valid_gpr(rm)) {
         b->failed = 1;
         return;
     }
-    emit_rex_w(b, reg, 0, bit(rm, 3));
-    jit_emit8(b, opcode);
-    emit_reg(b, reg, rm);
+    insn i = { { 0 }, 0 };
+    emit_rex_w(&i, reg, 0, bit(rm, 3));
+    put8(&i, opcode);
+    emit_reg(&i, reg, rm);
+    for (int k = 0; k < imm_bytes; k++)
+        put8(&i, (unsigned)((uint64_t)imm >> (8 * k)) & 0xFF);
+    finish(b, &i);
 }
 
 void x86_mov_rr(jit_buf *b, int dst, int src)
 {
-    rex_w_reg(b, 0x89, src, dst);
+    rex_w_reg(b, 0x89, src, dst, 0, 0);
 }
 
 void x86_mov_ri(jit_buf *b, int dst, int64_t imm)
@@ -326,13 +367,14 @@ void x86_mov_ri(jit_buf *b, int dst, int64_t imm)
         return;
     }
     if (fits_int32(imm)) {
-        rex_w_reg(b, 0xC7, 0, dst);
-        jit_emit32(b, (uint32_t)(int32_t)imm);
+        rex_w_reg(b, 0xC7, 0, dst, 4, imm);
     } else {
-        emit_rex_w(b, 0, 0, bit(dst, 3));
-        jit_emit8(b, (uint8_t)(0xB8 | (dst & 7)));
-        jit_emit32(b, (uint32_t)(uint64_t)imm);
-        jit_emit32(b, (uint32_t)((uint64_t)imm >> 32));
+        insn i = { { 0 }, 0 };
+        emit_rex_w(&i, 0, 0, bit(dst, 3));
+        put8(&i, 0xB8 | (dst & 7));
+        put32(&i, (uint32_t)(uint64_t)imm);
+        put32(&i, (uint32_t)((uint64_t)imm >> 32));
+        finish(b, &i);
     }
 }
 
@@ -354,31 +396,31 @@ void x86_lea(jit_buf *b, int dst, x86_mem m)
 void x86_alu_ri(jit_buf *b, x86_alu op, int dst, int32_t imm)
 {
     if (imm >= -128 && imm <= 127) {
-        rex_w_reg(b, 0x83, (int)op, dst);
-        jit_emit8(b, (uint8_t)(int8_t)imm);
+        rex_w_reg(b, 0x83, (int)op, dst, 1, imm);
     } else if (dst == X86_RAX) {
-        emit_rex_w(b, 0, 0, 0);
-        jit_emit8(b, (uint8_t)(((int)op << 3) | 5));
-        jit_emit32(b, (uint32_t)imm);
+        insn i = { { 0 }, 0 };
+        emit_rex_w(&i, 0, 0, 0);
+        put8(&i, ((unsigned)op << 3) | 5);
+        put32(&i, (uint32_t)imm);
+        finish(b, &i);
     } else {
-        rex_w_reg(b, 0x81, (int)op, dst);
-        jit_emit32(b, (uint32_t)imm);
+        rex_w_reg(b, 0x81, (int)op, dst, 4, imm);
     }
 }
 
 void x86_alu_rr(jit_buf *b, x86_alu op, int dst, int src)
 {
-    rex_w_reg(b, (uint8_t)(((int)op << 3) | 1), src, dst);
+    rex_w_reg(b, (uint8_t)(((int)op << 3) | 1), src, dst, 0, 0);
 }
 
 void x86_dec(jit_buf *b, int r)
 {
-    rex_w_reg(b, 0xFF, 1, r);
+    rex_w_reg(b, 0xFF, 1, r, 0, 0);
 }
 
 void x86_test_rr(jit_buf *b, int a, int c)
 {
-    rex_w_reg(b, 0x85, c, a);
+    rex_w_reg(b, 0x85, c, a, 0, 0);
 }
 
 void x86_zero(jit_buf *b, int r)
@@ -387,10 +429,12 @@ void x86_zero(jit_buf *b, int r)
         b->failed = 1;
         return;
     }
+    insn i = { { 0 }, 0 };
     if (r >= 8)
-        jit_emit8(b, 0x45); /* REX.R and REX.B */
-    jit_emit8(b, 0x31);
-    emit_reg(b, r, r);
+        put8(&i, 0x45); /* REX.R and REX.B */
+    put8(&i, 0x31);
+    emit_reg(&i, r, r);
+    finish(b, &i);
 }
 
 static void push_pop(jit_buf *b, uint8_t opcode, int r)

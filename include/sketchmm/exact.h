@@ -39,9 +39,11 @@ extern "C" {
  *
  * Implementation: BLIS-style cache blocking with packed A and B panels and a
  * register-tiled micro-kernel per ISA path (exact_sgemm_kernel_name names it);
- * products of at most about 4 million multiply-adds (160^3) on the AVX2 and
- * AVX-512 paths skip packing and run an unpacked kernel. Threads (OpenMP)
- * split the rows and columns of C, never k.
+ * products of at most about 4 million multiply-adds (160^3) on the AVX2,
+ * AVX-512 and NEON paths skip packing and run an unpacked kernel, written for
+ * the product's exact shape when it runs on one thread and code generation
+ * is on (sketchmm/jit.h; the same bits as the precompiled unpacked kernel).
+ * Threads (OpenMP) split the rows and columns of C, never k.
  *
  * Results are bit-identical for any thread count. Different ISA paths round
  * differently (FMA, summation order); each is accurate to the usual
