@@ -1,18 +1,19 @@
 /*
  * jit_code.h - executable memory for generated kernels (library-internal),
- * under W^X: a page is writable or executable, never both at once.
+ * under W^X: no page is ever mapped writable and executable at once.
  *
- * jit_code_make copies a finished jit_buf into fresh pages and returns them
- * read+execute:
- * 1. an anonymous private mapping, read+write; the code is copied in; then
- *    mprotect makes it read+execute;
- * 2. where the system refuses that (SELinux's execmem, PaX MPROTECT, a
- *    seccomp filter: mprotect fails with EACCES or EPERM), a memfd: mapped
- *    read+write and shared, the code copied in, that view unmapped, then the
- *    same file mapped read+execute (MFD_EXEC asked for where the kernel
- *    knows it);
- * 3. if both are refused, SMM_ERR_NO_EXEC_MEMORY, remembered for the process
- *    (the callers then run their precompiled kernels).
+ * jit_code_make copies a finished jit_buf into executable memory, the first
+ * of these ways the system grants:
+ * 1. the pool (jit_code.c): arenas of memfd pages mapped twice, once
+ *    read+write (where the code is copied in) and once read+execute (where
+ *    it runs); a kernel takes a run of 64-byte granules, so making one costs
+ *    a copy and no system call;
+ * 2. where the double mapping is refused, a mapping per kernel: anonymous
+ *    pages mapped read+write, the code copied in, then mprotect to
+ *    read+execute;
+ * 3. where that is refused too (SELinux's execmem, PaX MPROTECT, a seccomp
+ *    filter: EACCES or EPERM), SMM_ERR_NO_EXEC_MEMORY, remembered for the
+ *    process (the callers then run their precompiled kernels).
  * Every kernel takes this one path, which ends with __builtin___clear_cache
  * over the executable range: on AArch64 that cleans the data cache and
  * invalidates the instruction cache for the new code (a no-op on x86-64,
@@ -26,9 +27,12 @@
 #include "exact/jit_buf.h"
 #include "sketchmm/common.h"
 
+typedef struct jit_arena jit_arena;
+
 typedef struct {
     const unsigned char *exec; /* the first byte of the code, read+execute */
-    size_t mapped;             /* bytes mapped (whole pages) */
+    size_t mapped;             /* bytes it occupies (granules of the pool, or whole pages) */
+    jit_arena *arena;          /* the pool's arena holding it, or NULL: a mapping of its own */
 } jit_code;
 
 /*
@@ -38,7 +42,7 @@ typedef struct {
  */
 smm_status jit_code_make(const jit_buf *b, jit_code *out);
 
-/* Unmap code made by jit_code_make (exec NULL: nothing). */
+/* Give back code made by jit_code_make (exec NULL: nothing). */
 void jit_code_free(jit_code *c);
 
 /*

@@ -11,6 +11,8 @@
  *   one kernel per description and right results;
  * - W^X: the page of a generated kernel is read+execute, and no mapping of
  *   the process is writable and executable at once;
+ * - fork: parent and child both keep running inherited plans while each
+ *   makes and frees kernels of its own (the shared code pages are frozen);
  * - exact_sgemm's small products on generated kernels: the bits of the
  *   precompiled small-product kernels;
  * - a system that refuses executable memory (a seccomp filter that fails
@@ -451,6 +453,77 @@ START_TEST(test_small_sgemm)
 }
 END_TEST
 
+/*
+ * Generated code lives in pages shared between a process and its forked
+ * children (jit_code.c): at a fork both freeze them. Here a parent holds a
+ * plan and forks; the child makes plans (new code, which must not land in
+ * the shared pages) and keeps them while the parent, after the child is done
+ * writing, makes plans of its own; then the child runs all its plans again:
+ * had the parent written into the pages the child's code is in, they would
+ * compute garbage (or crash). The inherited plan stays right on both sides.
+ */
+#define FORK_PLANS 60
+START_TEST(test_fork)
+{
+    smm_isa isas[3];
+    if (generating_isas(isas) == 0)
+        return;
+    ck_assert_int_eq(smm_set_isa(isas[0]), SMM_OK);
+    const brgemm_desc held_desc = desc_tagged(17, 9, 5, 60000);
+    brgemm_plan *held = plan_of(&held_desc);
+    ck_assert(plan_computes(held, &held_desc));
+    int ready[2], done[2];
+    ck_assert_int_eq(pipe(ready), 0);
+    ck_assert_int_eq(pipe(done), 0);
+    fflush(NULL);
+    const pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        brgemm_plan *mine[FORK_PLANS];
+        brgemm_desc descs[FORK_PLANS];
+        int code = plan_computes(held, &held_desc) ? 0 : 1;
+        for (int i = 0; i < FORK_PLANS; i++) {
+            descs[i] = desc_tagged(5 + i % 11, 3 + i % 5, 2 + i % 3, 70000 + i);
+            mine[i] = plan_of(&descs[i]);
+        }
+        char c = 'x';
+        ssize_t ignored = write(ready[1], &c, 1); /* the child has written its code */
+        ignored = read(done[0], &c, 1);            /* wait while the parent writes its own */
+        (void)ignored;
+        for (int i = 0; i < FORK_PLANS && code == 0; i++)
+            if (!plan_computes(mine[i], &descs[i]))
+                code = 2;
+        if (code == 0 && !plan_computes(held, &held_desc))
+            code = 3;
+        _exit(code);
+    }
+    char c;
+    ck_assert_int_eq(read(ready[0], &c, 1), 1);
+    brgemm_plan *ours[FORK_PLANS];
+    brgemm_desc descs[FORK_PLANS];
+    for (int i = 0; i < FORK_PLANS; i++) {
+        descs[i] = desc_tagged(6 + i % 9, 4 + i % 7, 1 + i % 4, 80000 + i);
+        ours[i] = plan_of(&descs[i]);
+    }
+    ck_assert_int_eq(write(done[1], "x", 1), 1);
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child check %d failed (signal %d)",
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    for (int i = 0; i < FORK_PLANS; i++) {
+        ck_assert(plan_computes(ours[i], &descs[i]));
+        brgemm_plan_free(ours[i]);
+    }
+    ck_assert(plan_computes(held, &held_desc));
+    brgemm_plan_free(held);
+    for (int f = 0; f < 2; f++) {
+        close(ready[f]);
+        close(done[f]);
+    }
+    test_restore_defaults();
+}
+END_TEST
+
 /* ------------------------------------------------------------------------- */
 /* A system that refuses executable memory.                                   */
 /* ------------------------------------------------------------------------- */
@@ -545,6 +618,7 @@ static Suite *jit_suite(void)
     tcase_add_test(tc, test_cache_threads);
     tcase_add_test(tc, test_write_xor_execute);
     tcase_add_test(tc, test_small_sgemm);
+    tcase_add_test(tc, test_fork);
     tcase_add_test(tc, test_no_exec_memory);
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);
