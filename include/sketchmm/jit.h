@@ -14,10 +14,12 @@
  * module headers describe either way (brgemm.h and unary.h say which bits
  * generated and precompiled kernels share).
  *
- * The code is written into ordinary memory, then copied into pages that are
- * made read+execute (never writable and executable at once; where the
- * system refuses that, through a memfd mapped twice, the writable view
- * unmapped first). The cache holds at most SMM_JIT_CACHE_KERNELS kernels:
+ * The code is written into ordinary memory, then copied into executable
+ * memory through a separate writable view of the same pages (memfd arenas
+ * mapped twice; where the system refuses that, pages mapped read+write, then
+ * read+execute): no page is ever mapped writable and executable at once.
+ * After fork() each process writes new code only into arenas of its own.
+ * The cache holds at most SMM_JIT_CACHE_KERNELS kernels:
  * beyond that the least recently used kernel no plan holds is dropped
  * (a plan keeps its kernels until brgemm_plan_free). Kernels of calls
  * without a plan (unary_apply, exact_sgemm) stay for the life of the
