@@ -56,6 +56,22 @@ typedef struct {
 enum { BRGEMM_JIT_STRIDED = 0, BRGEMM_JIT_POINTERS = 1 };
 typedef int (*brgemm_jit_fn)(const void *a, const void *b, float *c, int64_t batch);
 
+/*
+ * Whether every size, leading dimension and stride of d is at most 2^40, so
+ * a writer's displacement arithmetic (a few of them times small factors, in
+ * int64_t) cannot overflow; larger ones (one-line operands may have any
+ * leading dimension) get no kernel.
+ */
+static inline int brgemm_jit_sizes_ok(const brgemm_jit_desc *d)
+{
+    const int64_t lim = (int64_t)1 << 40, v[] = { d->m, d->n, d->k, d->lda, d->ldc, d->b_step, d->b_col,
+                                                  d->stride_a, d->stride_b };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (v[i] < 0 || v[i] > lim)
+            return 0;
+    return 1;
+}
+
 /* The writers (jit_writer of jit_cache.h); each returns 0 for a description it cannot express. */
 #if defined(__x86_64__)
 int brgemm_jit_write_x86(const void *desc, jit_buf *b, jit_entries *entries);

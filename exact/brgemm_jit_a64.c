@@ -290,7 +290,7 @@ static void body(gen *g, int kind)
 int brgemm_jit_write_a64(const void *key, jit_buf *b, jit_entries *entries)
 {
     const brgemm_jit_desc *d = key;
-    if (d->isa != SMM_ISA_NEON || d->m < 1 || d->n < 1 || d->k < 1)
+    if (d->isa != SMM_ISA_NEON || d->m < 1 || d->n < 1 || d->k < 1 || !brgemm_jit_sizes_ok(d))
         return 0;
     gen g;
     memset(&g, 0, sizeof g);

@@ -39,10 +39,16 @@ typedef struct {
     int64_t rows_full, rows_last, cols_full, cols_last; /* transpose: the block shapes */
 } unary_jit_desc;
 
-/* Whether a writer can take d (its ISA aside): a known op, and sizes in range (no transposed zero). */
+/*
+ * Whether a writer can take d (its ISA aside): a known op, and sizes in range
+ * (no transposed zero; leading dimensions and lengths up to 2^40).
+ */
 static inline int unary_jit_valid(const unary_jit_desc *d)
 {
-    if (d->op < 0 || d->op > 2) /* UNARY_ZERO, UNARY_IDENTITY, UNARY_RELU */
+    const int64_t lim = (int64_t)1 << 40; /* displacement arithmetic in int64_t cannot overflow below it */
+    /* op: UNARY_ZERO, UNARY_IDENTITY or UNARY_RELU (0..2) */
+    if (d->op < 0 || d->op > 2 || d->lda < 0 || d->lda > lim || d->ldb < 1 || d->ldb > lim || d->cols > lim ||
+        d->rows_full > lim || d->rows_last > lim)
         return 0;
     if (!d->transpose)
         return d->cols >= 1;
