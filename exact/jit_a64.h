@@ -56,7 +56,9 @@ typedef enum {
 } a64_op;
 
 /* Condition codes of b.cond. */
-typedef enum { A64_EQ = 0, A64_NE = 1, A64_HS = 2, A64_LO = 3, A64_GE = 10, A64_LT = 11, A64_GT = 12, A64_LE = 13 } a64_cond;
+typedef enum {
+    A64_EQ = 0, A64_NE = 1, A64_HS = 2, A64_LO = 3, A64_GE = 10, A64_LT = 11, A64_GT = 12, A64_LE = 13
+} a64_cond;
 
 /* The gas mnemonic of a row ("ldr", "fmla", ...). */
 const char *a64_op_name(a64_op op);

@@ -585,7 +585,8 @@ START_TEST(test_no_exec_memory)
             brgemm_plan *p = NULL;
             if (code == CHILD_OK && brgemm_plan_create(&d, &p) != SMM_OK)
                 code = 12;
-            else if (code == CHILD_OK && strstr(brgemm_plan_name(p), " precompiled (executable memory refused)") == NULL)
+            else if (code == CHILD_OK &&
+                     strstr(brgemm_plan_name(p), " precompiled (executable memory refused)") == NULL)
                 code = 13;
             else if (code == CHILD_OK && !plan_computes(p, &d))
                 code = 14;
