@@ -11,7 +11,7 @@
  * and per column j one element of B (ldr s at j * ldb from a pointer that
  * moves on by one row) multiplied into every piece with fmla by element.
  * Loops count down with subs / b.ne (k) and sub / cbnz (batch, blocks,
- * bands); alpha and beta come from a pool ahead of the code (adr, ldr d).
+ * bands); alpha and beta come from a pool ahead of the code (adr, ld1r).
  *
  * Registers: x0-x3 the arguments (A, B, C, batch), x4-x17 the walk (all
  * caller-saved, none saved); vector registers are handed out from v0-v7 and
@@ -85,13 +85,15 @@ static void shape_band(gen *g, int rows, band_shape *s)
         s->p[s->npieces++] = p;
     }
     const int mv = s->npieces;
-    const int64_t nb_max = (32 - mv - 2) / mv; /* besides the accumulators: the pieces of A, B's element, alpha/beta */
+    /* besides the accumulators: the pieces of A and B's element during the k steps, C, alpha, beta after them */
+    const int64_t nb_max = (32 - (mv + 1 > 3 ? mv + 1 : 3)) / mv;
     const int64_t n = g->d->n, blocks = (n + nb_max - 1) / nb_max;
     s->nb_lo = n / blocks;
     s->blocks_hi = n % blocks;
     s->nb_hi = s->nb_lo + 1;
     s->blocks_lo = blocks - s->blocks_hi;
-    if (mv * (s->blocks_hi > 0 ? s->nb_hi : s->nb_lo) + mv + 2 > 24)
+    const int nb = (int)(s->blocks_hi > 0 ? s->nb_hi : s->nb_lo);
+    if (mv * nb + (mv + 1 > 3 ? mv + 1 : 3) > 24)
         g->save_high = 1;
 }
 
@@ -154,12 +156,14 @@ static void k_steps(gen *g, const band_shape *s, int nb)
 
 static void update_c(gen *g, const band_shape *s, int nb, int cbase)
 {
-    const int mv = s->npieces, c = vreg(mv * nb), coef = vreg(mv * nb + 1);
+    const int mv = s->npieces, c = vreg(mv * nb), valpha = vreg(mv * nb + 1), vbeta = vreg(mv * nb + 2);
     const int scale = g->mode != UPDATE_ADD && g->alpha != 1.0f;
     const int general = g->mode == UPDATE_GENERAL;
-    if (scale || general) {
+    if (scale || general) { /* alpha and beta in every lane, from the pool */
         a64_branch_to(g->b, A64_ADR, R_T0, POOL_ALPHA);
-        a64_mem(g->b, A64_LDR_D, coef, R_T0, 0); /* lane 0 alpha, lane 1 beta */
+        a64_mem(g->b, A64_LD1R_4S, valpha, R_T0, 0);
+        a64_addsub_imm(g->b, A64_ADD_IMM, R_T0, R_T0, 4);
+        a64_mem(g->b, A64_LD1R_4S, vbeta, R_T0, 0);
     }
     if (cbase != R_COL)
         a64_rrr(g->b, A64_ORR_REG, R_COL, 31, cbase);
@@ -167,13 +171,13 @@ static void update_c(gen *g, const band_shape *s, int nb, int cbase)
         for (int v = 0; v < mv; v++) {
             const int x = acc_reg(nb, v, j);
             if (scale)
-                a64_elem(g->b, A64_FMUL_ELEM_4S, x, x, coef, 0); /* alpha * acc */
+                a64_rrr(g->b, A64_FMUL_4S, x, x, valpha); /* alpha * acc */
             if (g->mode == UPDATE_ADD) {
                 move_piece(g, 0, &s->p[v], c, R_COL);
                 a64_rrr(g->b, A64_FADD_4S, x, x, c);
             } else if (general) {
                 move_piece(g, 0, &s->p[v], c, R_COL);
-                a64_elem(g->b, A64_FMLA_ELEM_4S, x, c, coef, 1); /* + beta * c, fused */
+                a64_rrr(g->b, A64_FMLA_4S, x, c, vbeta); /* + beta * c, fused */
             }
             move_piece(g, 1, &s->p[v], x, R_COL);
         }
@@ -187,7 +191,7 @@ static void tile(gen *g, const band_shape *s, int nb, int kind)
     const brgemm_jit_desc *d = g->d;
     const int mv = s->npieces;
     for (int r = 0; r < mv * nb; r++)
-        a64_rr(g->b, A64_MOVI_ZERO_2D, vreg(r), 0, 0);
+        a64_rr(g->b, A64_MOVI_ZERO_2D, vreg(r), 0);
     const int counter = g->multi_tile ? R_ICOUNT : R_BATCH;
     if (g->multi_tile)
         a64_rrr(g->b, A64_ORR_REG, counter, 31, R_BATCH);

@@ -15,13 +15,11 @@ typedef enum {
     LAYOUT_RRR,      /* Rd, Rn, Rm at 16 */
     LAYOUT_ELEM_S,   /* Rd, Rn, Rm at 16 (bit 20 = M), lane: H (bit 11) : L (bit 21) */
     LAYOUT_RR,       /* Rd, Rn */
-    LAYOUT_DUP_S,    /* Rd, Rn, imm5 = lane << 3 | 4 at 16 */
     LAYOUT_RD,       /* Rd */
     LAYOUT_ADDSUB,   /* Rd, Rn, imm12 at 10, shift 12 at bit 22 */
     LAYOUT_MOVW,     /* Rd, imm16 at 5, hw at 21 */
     LAYOUT_PAIR,     /* Rt, Rn, Rt2 at 10, imm7 (offset / 8) at 15 */
     LAYOUT_BR19,     /* cond or Rt, imm19 (words) at 5 */
-    LAYOUT_BR26,     /* imm26 (words) */
     LAYOUT_ADR,      /* Rd, immlo at 29, immhi at 5 (bytes) */
     LAYOUT_NONE
 } layout;
@@ -40,20 +38,8 @@ static const a64_row rows[A64_OP_COUNT] = {
     [A64_STR_S] = { "str", 0xBD000000u, LAYOUT_LS_UIMM, 4 },
     [A64_STR_D] = { "str", 0xFD000000u, LAYOUT_LS_UIMM, 8 },
     [A64_STR_Q] = { "str", 0x3D800000u, LAYOUT_LS_UIMM, 16 },
-    [A64_LDUR_S] = { "ldur", 0xBC400000u, LAYOUT_LS_SIMM9, 1 },
-    [A64_LDUR_D] = { "ldur", 0xFC400000u, LAYOUT_LS_SIMM9, 1 },
-    [A64_LDUR_Q] = { "ldur", 0x3CC00000u, LAYOUT_LS_SIMM9, 1 },
-    [A64_STUR_S] = { "stur", 0xBC000000u, LAYOUT_LS_SIMM9, 1 },
-    [A64_STUR_D] = { "stur", 0xFC000000u, LAYOUT_LS_SIMM9, 1 },
-    [A64_STUR_Q] = { "stur", 0x3C800000u, LAYOUT_LS_SIMM9, 1 },
     [A64_LDR_Q_POST] = { "ldr", 0x3CC00400u, LAYOUT_LS_SIMM9, 1 },
-    [A64_STR_Q_POST] = { "str", 0x3C800400u, LAYOUT_LS_SIMM9, 1 },
-    [A64_LDR_S_POST] = { "ldr", 0xBC400400u, LAYOUT_LS_SIMM9, 1 },
-    [A64_STR_S_POST] = { "str", 0xBC000400u, LAYOUT_LS_SIMM9, 1 },
-    [A64_LDR_Q_REG] = { "ldr", 0x3CE06800u, LAYOUT_LS_REG, 1 },
-    [A64_STR_Q_REG] = { "str", 0x3CA06800u, LAYOUT_LS_REG, 1 },
     [A64_LDR_S_REG] = { "ldr", 0xBC606800u, LAYOUT_LS_REG, 1 },
-    [A64_LDR_X] = { "ldr", 0xF9400000u, LAYOUT_LS_UIMM, 8 },
     [A64_LDR_X_POST] = { "ldr", 0xF8400400u, LAYOUT_LS_SIMM9, 1 },
     [A64_LD1R_4S] = { "ld1r", 0x4D40C800u, LAYOUT_RN_RT, 1 },
     [A64_LD1_LANE_S] = { "ld1", 0x0D408000u, LAYOUT_LANE_S, 1 },
@@ -61,34 +47,26 @@ static const a64_row rows[A64_OP_COUNT] = {
     [A64_FMLA_4S] = { "fmla", 0x4E20CC00u, LAYOUT_RRR, 1 },
     [A64_FMUL_4S] = { "fmul", 0x6E20DC00u, LAYOUT_RRR, 1 },
     [A64_FADD_4S] = { "fadd", 0x4E20D400u, LAYOUT_RRR, 1 },
-    [A64_FMAX_4S] = { "fmax", 0x4E20F400u, LAYOUT_RRR, 1 },
     [A64_TRN1_4S] = { "trn1", 0x4E802800u, LAYOUT_RRR, 1 },
     [A64_TRN2_4S] = { "trn2", 0x4E806800u, LAYOUT_RRR, 1 },
     [A64_ZIP1_2D] = { "zip1", 0x4EC03800u, LAYOUT_RRR, 1 },
     [A64_ZIP2_2D] = { "zip2", 0x4EC07800u, LAYOUT_RRR, 1 },
     [A64_BIC_16B] = { "bic", 0x4E601C00u, LAYOUT_RRR, 1 },
-    [A64_ORR_16B] = { "orr", 0x4EA01C00u, LAYOUT_RRR, 1 },
     [A64_FMLA_ELEM_4S] = { "fmla", 0x4F801000u, LAYOUT_ELEM_S, 1 },
     [A64_FMUL_ELEM_4S] = { "fmul", 0x4F809000u, LAYOUT_ELEM_S, 1 },
     [A64_FCMLT_ZERO_4S] = { "fcmlt", 0x4EA0E800u, LAYOUT_RR, 1 },
-    [A64_DUP_ELEM_4S] = { "dup", 0x4E000400u, LAYOUT_DUP_S, 1 },
     [A64_MOVI_ZERO_2D] = { "movi", 0x6F00E400u, LAYOUT_RD, 1 },
     [A64_ADD_IMM] = { "add", 0x91000000u, LAYOUT_ADDSUB, 1 },
     [A64_SUB_IMM] = { "sub", 0xD1000000u, LAYOUT_ADDSUB, 1 },
     [A64_SUBS_IMM] = { "subs", 0xF1000000u, LAYOUT_ADDSUB, 1 },
     [A64_ADD_REG] = { "add", 0x8B000000u, LAYOUT_RRR, 1 },
-    [A64_SUB_REG] = { "sub", 0xCB000000u, LAYOUT_RRR, 1 },
     [A64_ORR_REG] = { "orr", 0xAA000000u, LAYOUT_RRR, 1 },
     [A64_MOVZ] = { "movz", 0xD2800000u, LAYOUT_MOVW, 1 },
     [A64_MOVK] = { "movk", 0xF2800000u, LAYOUT_MOVW, 1 },
     [A64_STP_D_PRE] = { "stp", 0x6D800000u, LAYOUT_PAIR, 8 },
     [A64_LDP_D_POST] = { "ldp", 0x6CC00000u, LAYOUT_PAIR, 8 },
-    [A64_STP_X_PRE] = { "stp", 0xA9800000u, LAYOUT_PAIR, 8 },
-    [A64_LDP_X_POST] = { "ldp", 0xA8C00000u, LAYOUT_PAIR, 8 },
     [A64_B_COND] = { "b", 0x54000000u, LAYOUT_BR19, 4 },
     [A64_CBNZ] = { "cbnz", 0xB5000000u, LAYOUT_BR19, 4 },
-    [A64_CBZ] = { "cbz", 0xB4000000u, LAYOUT_BR19, 4 },
-    [A64_B] = { "b", 0x14000000u, LAYOUT_BR26, 4 },
     [A64_RET] = { "ret", 0xD65F03C0u, LAYOUT_NONE, 1 },
     [A64_ADR] = { "adr", 0x10000000u, LAYOUT_ADR, 1 },
 };
@@ -178,7 +156,7 @@ void a64_elem(jit_buf *b, a64_op op, int rd, int rn, int rm, int lane)
             r->base | rd_rn(rd, rn) | (uint32_t)rm << 16 | (uint32_t)(lane & 1) << 21 | (uint32_t)(lane >> 1) << 11);
 }
 
-void a64_rr(jit_buf *b, a64_op op, int rd, int rn, int lane)
+void a64_rr(jit_buf *b, a64_op op, int rd, int rn)
 {
     if ((unsigned)op >= A64_OP_COUNT) {
         b->failed = 1;
@@ -187,10 +165,6 @@ void a64_rr(jit_buf *b, a64_op op, int rd, int rn, int lane)
     const a64_row *r = &rows[op];
     switch (r->layout) {
     case LAYOUT_RR: put(b, reg_ok(rd) && reg_ok(rn), r->base | rd_rn(rd, rn)); break;
-    case LAYOUT_DUP_S:
-        put(b, reg_ok(rd) && reg_ok(rn) && lane >= 0 && lane <= 3,
-            r->base | rd_rn(rd, rn) | (uint32_t)(lane << 3 | 4) << 16);
-        break;
     case LAYOUT_RD: put(b, reg_ok(rd), r->base | (uint32_t)rd); break;
     default: b->failed = 1; break;
     }
@@ -296,11 +270,6 @@ static uint32_t branch_word(jit_buf *b, const a64_row *r, int cond_or_rt, size_t
     const int64_t words = delta / 4;
     if (delta % 4 != 0)
         b->failed = 1;
-    if (r->layout == LAYOUT_BR26) {
-        if (words < -(1 << 25) || words >= (1 << 25))
-            b->failed = 1;
-        return r->base | (uint32_t)(words & 0x3FFFFFF);
-    }
     if (words < -(1 << 18) || words >= (1 << 18) || cond_or_rt < 0 || cond_or_rt > 31)
         b->failed = 1;
     return r->base | (uint32_t)cond_or_rt | (uint32_t)(words & 0x7FFFF) << 5;
@@ -308,8 +277,7 @@ static uint32_t branch_word(jit_buf *b, const a64_row *r, int cond_or_rt, size_t
 
 static const a64_row *branch_row(jit_buf *b, a64_op op)
 {
-    if ((unsigned)op >= A64_OP_COUNT ||
-        (rows[op].layout != LAYOUT_BR19 && rows[op].layout != LAYOUT_BR26 && rows[op].layout != LAYOUT_ADR)) {
+    if ((unsigned)op >= A64_OP_COUNT || (rows[op].layout != LAYOUT_BR19 && rows[op].layout != LAYOUT_ADR)) {
         b->failed = 1;
         return NULL;
     }
@@ -321,36 +289,6 @@ void a64_branch_to(jit_buf *b, a64_op op, int cond_or_rt, size_t target)
     const a64_row *r = branch_row(b, op);
     if (r != NULL)
         jit_emit32(b, branch_word(b, r, cond_or_rt, b->len, target));
-}
-
-size_t a64_branch_forward(jit_buf *b, a64_op op, int cond_or_rt)
-{
-    const size_t site = b->len;
-    const a64_row *r = branch_row(b, op);
-    if (r != NULL)
-        jit_emit32(b, branch_word(b, r, cond_or_rt, site, site));
-    return site;
-}
-
-void a64_bind(jit_buf *b, size_t site)
-{
-    const uint32_t word = jit_peek32(b, site);
-    for (int op = 0; op < A64_OP_COUNT; op++) {
-        const a64_row *r = &rows[op];
-        if (r->layout != LAYOUT_BR19 && r->layout != LAYOUT_BR26 && r->layout != LAYOUT_ADR)
-            continue;
-        /* the row whose fixed bits the word has (offset bits zero at this point) */
-        const uint32_t fixed = r->layout == LAYOUT_BR26 ? 0xFC000000u
-                               : r->layout == LAYOUT_ADR ? 0x9F000000u
-                               : r->base == 0x54000000u  ? 0xFF000010u
-                                                         : 0xFF000000u;
-        if ((word & fixed) == r->base) {
-            const int cond_or_rt = r->layout == LAYOUT_BR26 ? 0 : (int)(word & 31);
-            jit_patch32(b, site, branch_word(b, r, cond_or_rt, site, b->len));
-            return;
-        }
-    }
-    b->failed = 1;
 }
 
 void a64_ret(jit_buf *b)

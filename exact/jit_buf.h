@@ -7,7 +7,7 @@
  * Writes past JIT_BUF_MAX bytes, or a failed allocation, set `failed` and
  * are dropped; the generator finishes its walk and its caller sees the flag
  * (the precompiled kernels then run). Offsets into the buffer are the
- * labels of jumps and of the constant pool.
+ * targets of jumps (loops jump back) and of the constant pool.
  */
 #ifndef EXACT_JIT_BUF_H
 #define EXACT_JIT_BUF_H
@@ -88,24 +88,6 @@ static inline void jit_align(jit_buf *b, size_t align, uint8_t fill)
 {
     while (!b->failed && (b->len & (align - 1)) != 0)
         jit_emit8(b, fill);
-}
-
-/* Overwrite the little-endian 32-bit word at offset pos (written earlier). */
-static inline void jit_patch32(jit_buf *b, size_t pos, uint32_t v)
-{
-    if (!b->failed && pos + 4 <= b->len)
-        for (int i = 0; i < 4; i++)
-            b->p[pos + (size_t)i] = (uint8_t)(v >> (8 * i));
-}
-
-/* The little-endian 32-bit word at offset pos. */
-static inline uint32_t jit_peek32(const jit_buf *b, size_t pos)
-{
-    uint32_t v = 0;
-    if (!b->failed && pos + 4 <= b->len)
-        for (int i = 0; i < 4; i++)
-            v |= (uint32_t)b->p[pos + (size_t)i] << (8 * i);
-    return v;
 }
 
 #endif /* EXACT_JIT_BUF_H */

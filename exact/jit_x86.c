@@ -59,11 +59,9 @@ static const vop_row rows[X86_VOP_COUNT] = {
     [X86_VUNPCKHPS] = { "vunpckhps", PP_NONE, MAP_0F, 0x15, 0, 0, FORM_VEX | FORM_EVEX, TUPLE_FULL, 0, 0, 0 },
     [X86_VSHUFPS] = { "vshufps", PP_NONE, MAP_0F, 0xC6, 0, 0, FORM_VEX | FORM_EVEX, TUPLE_FULL, 0, 0, 0 },
     [X86_VMOVHLPS] = { "vmovhlps", PP_NONE, MAP_0F, 0x12, 0, 0, FORM_VEX | FORM_EVEX, TUPLE_NONE, 0, 1, 0 },
-    [X86_VPERMILPS] = { "vpermilps", PP_66, MAP_0F3A, 0x04, 0, 0, FORM_VEX | FORM_EVEX, TUPLE_FULL, 0, 0, 0 },
     [X86_VMASKMOVPS_LOAD] = { "vmaskmovps", PP_66, MAP_0F38, 0x2C, 0, 0, FORM_VEX, TUPLE_NONE, 0, 0, 0 },
     [X86_VMASKMOVPS_STORE] = { "vmaskmovps", PP_66, MAP_0F38, 0x2E, 0, 0, FORM_VEX, TUPLE_NONE, 0, 0, 1 },
     [X86_VEXTRACTF128] = { "vextractf128", PP_66, MAP_0F3A, 0x19, 0, 0, FORM_VEX, TUPLE_NONE, 0, 0, 1 },
-    [X86_VINSERTF128] = { "vinsertf128", PP_66, MAP_0F3A, 0x18, 0, 0, FORM_VEX, TUPLE_NONE, 0, 0, 0 },
     [X86_VPERM2F128] = { "vperm2f128", PP_66, MAP_0F3A, 0x06, 0, 0, FORM_VEX, TUPLE_NONE, 0, 0, 0 },
     [X86_VEXTRACTF32X4] = { "vextractf32x4", PP_66, MAP_0F3A, 0x19, 0, 0, FORM_EVEX, TUPLE_BYTES16, 0, 0, 1 },
     [X86_VEXTRACTF32X8] = { "vextractf32x8", PP_66, MAP_0F3A, 0x1B, 0, 0, FORM_EVEX, TUPLE_BYTES32, 0, 0, 1 },
@@ -383,11 +381,6 @@ void x86_mov_rm(jit_buf *b, int dst, x86_mem m)
     rex_w_mem(b, 0x8B, dst, m);
 }
 
-void x86_mov_mr(jit_buf *b, x86_mem m, int src)
-{
-    rex_w_mem(b, 0x89, src, m);
-}
-
 void x86_lea(jit_buf *b, int dst, x86_mem m)
 {
     rex_w_mem(b, 0x8D, dst, m);
@@ -416,11 +409,6 @@ void x86_alu_rr(jit_buf *b, x86_alu op, int dst, int src)
 void x86_dec(jit_buf *b, int r)
 {
     rex_w_reg(b, 0xFF, 1, r, 0, 0);
-}
-
-void x86_test_rr(jit_buf *b, int a, int c)
-{
-    rex_w_reg(b, 0x85, c, a, 0, 0);
 }
 
 void x86_zero(jit_buf *b, int r)
@@ -460,55 +448,20 @@ void x86_pop(jit_buf *b, int r)
 
 /* ---- jumps ---- */
 
-static void jump_to(jit_buf *b, int cc, size_t target)
-{
-    const int64_t short_rel = (int64_t)target - (int64_t)(b->len + 2);
-    if (short_rel >= -128 && short_rel <= 127) {
-        jit_emit8(b, cc < 0 ? 0xEB : (uint8_t)(0x70 | cc));
-        jit_emit8(b, (uint8_t)(int8_t)short_rel);
-        return;
-    }
-    const size_t size = cc < 0 ? 5 : 6;
-    const int64_t rel = (int64_t)target - (int64_t)(b->len + size);
-    if (cc < 0) {
-        jit_emit8(b, 0xE9);
-    } else {
-        jit_emit8(b, 0x0F);
-        jit_emit8(b, (uint8_t)(0x80 | cc));
-    }
-    if (!fits_int32(rel))
-        b->failed = 1;
-    jit_emit32(b, (uint32_t)(int32_t)rel);
-}
-
 void x86_jcc_to(jit_buf *b, x86_cond cc, size_t target)
 {
-    jump_to(b, (int)cc, target);
-}
-
-void x86_jmp_to(jit_buf *b, size_t target)
-{
-    jump_to(b, -1, target);
-}
-
-size_t x86_jcc_forward(jit_buf *b, x86_cond cc)
-{
-    jit_emit8(b, 0x0F);
-    jit_emit8(b, (uint8_t)(0x80 | (int)cc));
-    jit_emit32(b, 0);
-    return b->len;
-}
-
-size_t x86_jmp_forward(jit_buf *b)
-{
-    jit_emit8(b, 0xE9);
-    jit_emit32(b, 0);
-    return b->len;
-}
-
-void x86_bind(jit_buf *b, size_t site)
-{
-    /* site: the end of the jump, where its rel32 counts from */
-    if (site >= 4)
-        jit_patch32(b, site - 4, (uint32_t)(int32_t)((int64_t)b->len - (int64_t)site));
+    const int64_t short_rel = (int64_t)target - (int64_t)(b->len + 2);
+    insn i = { { 0 }, 0 };
+    if (short_rel >= -128 && short_rel <= 127) {
+        put8(&i, 0x70 | (unsigned)cc);
+        put8(&i, (uint8_t)(int8_t)short_rel);
+    } else {
+        const int64_t rel = (int64_t)target - (int64_t)(b->len + 6);
+        if (!fits_int32(rel))
+            b->failed = 1;
+        put8(&i, 0x0F);
+        put8(&i, 0x80 | (unsigned)cc);
+        put32(&i, (uint32_t)(int32_t)rel);
+    }
+    finish(b, &i);
 }

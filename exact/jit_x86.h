@@ -12,7 +12,8 @@
  * registers, registers 16-31, an opmask, zeroing, embedded broadcast, or an
  * AVX-512-only row), with ModRM/SIB, disp8 (disp8*N under EVEX) or disp32,
  * and RIP-relative operands. General-purpose instructions (moves, lea,
- * add/sub/cmp, dec, jumps, push/pop, ret) have a function each.
+ * add/sub/cmp, dec, conditional jumps back, push/pop, ret) have a function
+ * each.
  *
  * Operands are register numbers: general registers X86_RAX .. X86_R15
  * (0-15), vector registers 0-31 (xmm/ymm/zmm by the width argument), opmask
@@ -86,11 +87,9 @@ typedef enum {
     X86_VUNPCKHPS,         /* vunpckhps d, a, b */
     X86_VSHUFPS,           /* vshufps d, a, b, imm */
     X86_VMOVHLPS,          /* vmovhlps d, a, b (xmm: d = b[2..3], a[2..3]) */
-    X86_VPERMILPS,         /* vpermilps d, a, imm    reg = d, rm = a */
     X86_VMASKMOVPS_LOAD,   /* vmaskmovps v, mask, m (AVX2; lanes whose mask sign bit is clear read as 0, never fault) */
     X86_VMASKMOVPS_STORE,  /* vmaskmovps m, mask, v  reg = v, vvvv = mask */
     X86_VEXTRACTF128,      /* vextractf128 xmm, ymm, imm   reg = ymm, rm = xmm */
-    X86_VINSERTF128,       /* vinsertf128 ymm, ymm, xmm, imm */
     X86_VPERM2F128,        /* vperm2f128 ymm, ymm, ymm, imm */
     X86_VEXTRACTF32X4,     /* vextractf32x4 xmm, ymm/zmm, imm   reg = source, rm = xmm */
     X86_VEXTRACTF32X8,     /* vextractf32x8 ymm, zmm, imm */
@@ -119,11 +118,10 @@ void x86_vzeroupper(jit_buf *b);
 void x86_sfence(jit_buf *b);
 void x86_ret(jit_buf *b);
 
-/* 64-bit moves: mov r, r; mov r, imm (imm32 sign-extended, or movabs); mov r, [m]; mov [m], r; lea r, [m]. */
+/* 64-bit moves: mov r, r; mov r, imm (imm32 sign-extended, or movabs); mov r, [m]; lea r, [m]. */
 void x86_mov_rr(jit_buf *b, int dst, int src);
 void x86_mov_ri(jit_buf *b, int dst, int64_t imm);
 void x86_mov_rm(jit_buf *b, int dst, x86_mem m);
-void x86_mov_mr(jit_buf *b, x86_mem m, int src);
 void x86_lea(jit_buf *b, int dst, x86_mem m);
 
 /* 64-bit arithmetic: op r, imm32 (imm8 form when it fits); op r, r. */
@@ -131,7 +129,6 @@ typedef enum { X86_ADD = 0, X86_SUB = 5, X86_CMP = 7 } x86_alu;
 void x86_alu_ri(jit_buf *b, x86_alu op, int dst, int32_t imm);
 void x86_alu_rr(jit_buf *b, x86_alu op, int dst, int src);
 void x86_dec(jit_buf *b, int r);
-void x86_test_rr(jit_buf *b, int a, int c);
 /* xor r32, r32: r := 0 (the upper half cleared too). */
 void x86_zero(jit_buf *b, int r);
 void x86_push(jit_buf *b, int r);
@@ -140,13 +137,7 @@ void x86_pop(jit_buf *b, int r);
 /* Conditions of jcc (the low nibble of its opcode). */
 typedef enum { X86_JE = 0x4, X86_JNE = 0x5, X86_JLE = 0xE, X86_JG = 0xF, X86_JL = 0xC, X86_JGE = 0xD } x86_cond;
 
-/* A jump to an offset already written (rel8 when it reaches, else rel32). */
+/* jcc back to an offset already written (rel8 when it reaches, else rel32): the loops of the kernels. */
 void x86_jcc_to(jit_buf *b, x86_cond cc, size_t target);
-void x86_jmp_to(jit_buf *b, size_t target);
-/* A forward jump with a rel32 to fill in later: returns the offset to give x86_bind. */
-size_t x86_jcc_forward(jit_buf *b, x86_cond cc);
-size_t x86_jmp_forward(jit_buf *b);
-/* Point the forward jump `site` at the current end of the buffer. */
-void x86_bind(jit_buf *b, size_t site);
 
 #endif /* EXACT_JIT_X86_H */

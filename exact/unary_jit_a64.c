@@ -57,7 +57,7 @@ static void move_floats(gen *g, int store, int n, int r, int base, int64_t off)
 
 static void relu(gen *g, int r)
 {
-    a64_rr(g->b, A64_FCMLT_ZERO_4S, V_MASK, r, 0);
+    a64_rr(g->b, A64_FCMLT_ZERO_4S, V_MASK, r);
     a64_rrr(g->b, A64_BIC_16B, r, r, V_MASK);
 }
 
@@ -81,7 +81,7 @@ static void write_copy(gen *g, jit_entries *entries)
     entries->at[0] = g->b->len;
     entries->count = 1;
     if (g->zero_op)
-        a64_rr(g->b, A64_MOVI_ZERO_2D, V_ZERO, 0, 0);
+        a64_rr(g->b, A64_MOVI_ZERO_2D, V_ZERO, 0);
     const size_t top = g->b->len;
     int a = R_A, b = R_B;
     int64_t done = 0;

@@ -219,8 +219,7 @@ static int x86_mems(x86_mem *out)
     return n;
 }
 
-typedef enum { SHAPE_LOAD, SHAPE_STORE, SHAPE_THREE, SHAPE_TWO_IMM, SHAPE_EXTRACT, SHAPE_MASKMOV_LOAD,
-               SHAPE_MASKMOV_STORE } shape;
+typedef enum { SHAPE_LOAD, SHAPE_STORE, SHAPE_THREE, SHAPE_EXTRACT, SHAPE_MASKMOV_LOAD, SHAPE_MASKMOV_STORE } shape;
 
 typedef struct {
     x86_vop op;
@@ -249,11 +248,9 @@ static const vop_case vop_cases[] = {
     { X86_VUNPCKHPS, SHAPE_THREE, 7, 1, 1, 1, -1, 1, 1 },
     { X86_VSHUFPS, SHAPE_THREE, 7, 1, 1, 1, 0x4E, 1, 1 },
     { X86_VMOVHLPS, SHAPE_THREE, 1, 1, 0, 0, -1, 0, 0 },
-    { X86_VPERMILPS, SHAPE_TWO_IMM, 7, 1, 1, 1, 0x1B, 1, 1 },
     { X86_VMASKMOVPS_LOAD, SHAPE_MASKMOV_LOAD, 3, 0, 1, 0, -1, 0, 0 },
     { X86_VMASKMOVPS_STORE, SHAPE_MASKMOV_STORE, 3, 0, 1, 0, -1, 0, 0 },
     { X86_VEXTRACTF128, SHAPE_EXTRACT, 2, 0, 0, 0, 1, 0, 0 },
-    { X86_VINSERTF128, SHAPE_THREE, 2, 0, 1, 0, 1, 0, 0 },
     { X86_VPERM2F128, SHAPE_THREE, 2, 0, 1, 0, 0x31, 0, 0 },
     { X86_VEXTRACTF32X4, SHAPE_EXTRACT, 6, 2, 1, 0, 1, 1, 1 },
     { X86_VEXTRACTF32X8, SHAPE_EXTRACT, 4, 2, 1, 0, 1, 1, 1 },
@@ -285,12 +282,11 @@ static void x86_vector_case(listing *L, const vop_case *c, x86_width w, int reg,
         break;
     case SHAPE_STORE: begin(L, "%s %s%s, %s", name, src, mk, R); break;
     case SHAPE_THREE: {
-        /* vinsert*: the third operand is an xmm */
-        const int third_xmm = c->op == X86_VINSERTF128 || c->op == X86_VINSERTF32X4;
+        /* vinsertf32x4: the third operand is an xmm */
+        const int third_xmm = c->op == X86_VINSERTF32X4;
         begin(L, "%s %s%s, %s, %s%s", name, R, mk, V, m != NULL || !third_xmm ? src : vreg(X86_XMM, rm), imm);
         break;
     }
-    case SHAPE_TWO_IMM: begin(L, "%s %s%s, %s%s", name, R, mk, src, imm); break;
     case SHAPE_EXTRACT: {
         /* reg = the wide source, rm = the narrow destination */
         const x86_width narrow = c->op == X86_VEXTRACTF32X8 ? X86_YMM : X86_XMM;
@@ -300,9 +296,7 @@ static void x86_vector_case(listing *L, const vop_case *c, x86_width w, int reg,
     case SHAPE_MASKMOV_LOAD: begin(L, "%s %s, %s, %s", name, R, V, src); break;
     case SHAPE_MASKMOV_STORE: begin(L, "%s %s, %s, %s", name, src, V, R); break;
     }
-    const int v = c->sh == SHAPE_LOAD || c->sh == SHAPE_STORE || c->sh == SHAPE_TWO_IMM || c->sh == SHAPE_EXTRACT
-                      ? 0
-                      : vvvv;
+    const int v = c->sh == SHAPE_LOAD || c->sh == SHAPE_STORE || c->sh == SHAPE_EXTRACT ? 0 : vvvv;
     if (m != NULL)
         x86_vrm(&L->code, c->op, w, reg, v, *m, mask, zero, bcast, c->imm);
     else
@@ -375,8 +369,6 @@ START_TEST(test_x86_general_grid)
             x86_alu_rr(b, X86_SUB, s, d);
             begin(&L, "cmp %s, %s", gpr[d], gpr[s]);
             x86_alu_rr(b, X86_CMP, d, s);
-            begin(&L, "test %s, %s", gpr[d], gpr[s]);
-            x86_test_rr(b, d, s);
         }
     static const int64_t imms[] = { 0, 1, -1, 127, 128, -128, -129, 4096, 0x7fffffff, -0x80000000ll, 0x80000000ll,
                                     0xffffffffll, 0x123456789abcll, -0x123456789abcll };
@@ -407,8 +399,6 @@ START_TEST(test_x86_general_grid)
         const int r = (mi * 5) % 16;
         begin(&L, "mov %s, QWORD PTR %s", gpr[r], mem_text(mems[mi]));
         x86_mov_rm(b, r, mems[mi]);
-        begin(&L, "mov QWORD PTR %s, %s", mem_text(mems[mi]), gpr[15 - r]);
-        x86_mov_mr(b, mems[mi], 15 - r);
         begin(&L, "lea %s, %s", gpr[(r + 3) % 16], mem_text(mems[mi]));
         x86_lea(b, (r + 3) % 16, mems[mi]);
     }
@@ -418,7 +408,7 @@ START_TEST(test_x86_general_grid)
     x86_sfence(b);
     begin(&L, "ret");
     x86_ret(b);
-    /* backward jumps: near (rel8) and far (rel32) */
+    /* jumps back: near (rel8) and far (rel32) */
     static const x86_cond conds[] = { X86_JE, X86_JNE, X86_JL, X86_JGE, X86_JLE, X86_JG };
     static const char *const cond_names[] = { "je", "jne", "jl", "jge", "jle", "jg" };
     for (int j = 0; j < 6; j++) {
@@ -427,29 +417,6 @@ START_TEST(test_x86_general_grid)
         x86_jcc_to(b, conds[j], L.start[near]);
         begin(&L, "%s .Lc%d", cond_names[j], far);
         x86_jcc_to(b, conds[j], L.start[far]);
-    }
-    const int back = L.count - 2;
-    begin(&L, "jmp .Lc%d", back);
-    x86_jmp_to(b, L.start[back]);
-    begin(&L, "jmp .Lc%d", 5);
-    x86_jmp_to(b, L.start[5]);
-    /* forward jumps (rel32) over more than 127 bytes */
-    for (int j = 0; j < 3; j++) {
-        const int at = L.count;
-        const int target = at + 1 + 30;
-        size_t site;
-        if (j == 2) {
-            begin(&L, "jmp .Lc%d", target);
-            site = x86_jmp_forward(b);
-        } else {
-            begin(&L, "%s .Lc%d", cond_names[j], target);
-            site = x86_jcc_forward(b, conds[j]);
-        }
-        for (int f = 0; f < 30; f++) {
-            begin(&L, "mov %s, %d", gpr[f % 16], 100000 + f);
-            x86_mov_ri(b, f % 16, 100000 + f);
-        }
-        x86_bind(b, site);
     }
     begin(&L, "ret");
     x86_ret(b);
@@ -485,7 +452,6 @@ START_TEST(test_a64_grid)
     static const struct { a64_op op; const char *name; char view; int size; } uimm[] = {
         { A64_LDR_S, "ldr", 's', 4 }, { A64_LDR_D, "ldr", 'd', 8 }, { A64_LDR_Q, "ldr", 'q', 16 },
         { A64_STR_S, "str", 's', 4 }, { A64_STR_D, "str", 'd', 8 }, { A64_STR_Q, "str", 'q', 16 },
-        { A64_LDR_X, "ldr", 'x', 8 },
     };
     static const int64_t units[] = { 0, 1, 2, 3, 17, 255, 256, 1000, 4095 };
     for (size_t i = 0; i < sizeof uimm / sizeof uimm[0]; i++)
@@ -497,33 +463,21 @@ START_TEST(test_a64_grid)
                 begin(&L, "%s %c%d, [%s, #%lld]", uimm[i].name, uimm[i].view, rt, xname(rn, 1), (long long)off);
                 a64_mem(b, uimm[i].op, rt, rn, off);
             }
-    /* ldur / stur and post-index, -256 .. 255 */
-    static const struct { a64_op op; const char *name; char view; int post; } simm[] = {
-        { A64_LDUR_S, "ldur", 's', 0 },     { A64_LDUR_D, "ldur", 'd', 0 },     { A64_LDUR_Q, "ldur", 'q', 0 },
-        { A64_STUR_S, "stur", 's', 0 },     { A64_STUR_D, "stur", 'd', 0 },     { A64_STUR_Q, "stur", 'q', 0 },
-        { A64_LDR_Q_POST, "ldr", 'q', 1 }, { A64_STR_Q_POST, "str", 'q', 1 }, { A64_LDR_S_POST, "ldr", 's', 1 },
-        { A64_STR_S_POST, "str", 's', 1 }, { A64_LDR_X_POST, "ldr", 'x', 1 },
-    };
+    /* post-index, -256 .. 255 */
+    static const struct { a64_op op; char view; } post[] = { { A64_LDR_Q_POST, 'q' }, { A64_LDR_X_POST, 'x' } };
     static const int64_t soffs[] = { -256, -255, -17, -1, 1, 3, 16, 100, 255 };
-    for (size_t i = 0; i < sizeof simm / sizeof simm[0]; i++)
+    for (size_t i = 0; i < sizeof post / sizeof post[0]; i++)
         for (int t = 0; t < A64_NREGS; t++) {
             const int64_t off = soffs[t % 9];
-            const int rt = a64_regs[t] == 31 && simm[i].view == 'x' ? 29 : a64_regs[t];
+            const int rt = a64_regs[t] == 31 && post[i].view == 'x' ? 29 : a64_regs[t];
             const int rn = a64_regs[(t + 4) % A64_NREGS];
-            if (simm[i].post)
-                begin(&L, "%s %c%d, [%s], #%lld", simm[i].name, simm[i].view, rt, xname(rn, 1), (long long)off);
-            else
-                begin(&L, "%s %c%d, [%s, #%lld]", simm[i].name, simm[i].view, rt, xname(rn, 1), (long long)off);
-            a64_mem(b, simm[i].op, rt, rn, off);
+            begin(&L, "ldr %c%d, [%s], #%lld", post[i].view, rt, xname(rn, 1), (long long)off);
+            a64_mem(b, post[i].op, rt, rn, off);
         }
     /* register offsets, lanes, ld1r */
     for (int t = 0; t < A64_NREGS; t++) {
         const int rt = a64_regs[t], rn = a64_regs[(t + 2) % A64_NREGS], rm = a64_regs[(t + 5) % A64_NREGS];
         const int rm_ok = rm == 31 ? 9 : rm;
-        begin(&L, "ldr q%d, [%s, x%d]", rt, xname(rn, 1), rm_ok);
-        a64_mem_reg(b, A64_LDR_Q_REG, rt, rn, rm_ok);
-        begin(&L, "str q%d, [%s, x%d]", rt, xname(rn, 1), rm_ok);
-        a64_mem_reg(b, A64_STR_Q_REG, rt, rn, rm_ok);
         begin(&L, "ldr s%d, [%s, x%d]", rt, xname(rn, 1), rm_ok);
         a64_mem_reg(b, A64_LDR_S_REG, rt, rn, rm_ok);
         begin(&L, "ld1r {v%d.4s}, [%s]", rt, xname(rn, 1));
@@ -537,10 +491,9 @@ START_TEST(test_a64_grid)
     }
     /* vector arithmetic, by element, two-register forms */
     static const struct { a64_op op; const char *name; const char *arr; } vec3[] = {
-        { A64_FMLA_4S, "fmla", "4s" }, { A64_FMUL_4S, "fmul", "4s" },  { A64_FADD_4S, "fadd", "4s" },
-        { A64_FMAX_4S, "fmax", "4s" }, { A64_TRN1_4S, "trn1", "4s" },  { A64_TRN2_4S, "trn2", "4s" },
-        { A64_ZIP1_2D, "zip1", "2d" }, { A64_ZIP2_2D, "zip2", "2d" },  { A64_BIC_16B, "bic", "16b" },
-        { A64_ORR_16B, "orr", "16b" },
+        { A64_FMLA_4S, "fmla", "4s" }, { A64_FMUL_4S, "fmul", "4s" }, { A64_FADD_4S, "fadd", "4s" },
+        { A64_TRN1_4S, "trn1", "4s" }, { A64_TRN2_4S, "trn2", "4s" }, { A64_ZIP1_2D, "zip1", "2d" },
+        { A64_ZIP2_2D, "zip2", "2d" }, { A64_BIC_16B, "bic", "16b" },
     };
     for (size_t i = 0; i < sizeof vec3 / sizeof vec3[0]; i++)
         for (int t = 0; t < A64_NREGS; t++) {
@@ -555,15 +508,13 @@ START_TEST(test_a64_grid)
             a64_elem(b, A64_FMLA_ELEM_4S, d, n, m, lane);
             begin(&L, "fmul v%d.4s, v%d.4s, v%d.s[%d]", m, d, n, lane);
             a64_elem(b, A64_FMUL_ELEM_4S, m, d, n, lane);
-            begin(&L, "dup v%d.4s, v%d.s[%d]", d, m, lane);
-            a64_rr(b, A64_DUP_ELEM_4S, d, m, lane);
         }
     for (int t = 0; t < A64_NREGS; t++) {
         const int d = a64_regs[t], n = a64_regs[(t + 5) % A64_NREGS];
         begin(&L, "fcmlt v%d.4s, v%d.4s, #0.0", d, n);
-        a64_rr(b, A64_FCMLT_ZERO_4S, d, n, 0);
+        a64_rr(b, A64_FCMLT_ZERO_4S, d, n);
         begin(&L, "movi v%d.2d, #0", d);
-        a64_rr(b, A64_MOVI_ZERO_2D, d, 0, 0);
+        a64_rr(b, A64_MOVI_ZERO_2D, d, 0);
     }
     /* integer arithmetic (register 31: sp in add/sub immediate, xzr in the register forms and as subs' Rd) */
     static const int64_t aimm[] = { 0, 1, 4, 255, 4095, 4096, 8192, 4095 * 4096 };
@@ -579,8 +530,6 @@ START_TEST(test_a64_grid)
         const int dd = d == 31 ? 3 : d, nn = n == 31 ? 4 : n;
         begin(&L, "add %s, %s, %s", xname(dd, 0), xname(nn, 0), xname(m, 0));
         a64_rrr(b, A64_ADD_REG, dd, nn, m);
-        begin(&L, "sub %s, %s, %s", xname(dd, 0), xname(nn, 0), xname(m, 0));
-        a64_rrr(b, A64_SUB_REG, dd, nn, m);
         begin(&L, "orr %s, %s, %s", xname(dd, 0), xname(n, 0), xname(m, 0));
         a64_rrr(b, A64_ORR_REG, dd, n, m);
         for (int hw = 0; hw < 4; hw++) {
@@ -599,12 +548,8 @@ START_TEST(test_a64_grid)
         a64_pair(b, A64_STP_D_PRE, r1, r2, rn, poffs[t]);
         begin(&L, "ldp d%d, d%d, [%s], #%lld", r1, r2, xname(rn, 1), (long long)poffs[t]);
         a64_pair(b, A64_LDP_D_POST, r1, r2, rn, poffs[t]);
-        begin(&L, "stp x%d, x%d, [%s, #%lld]!", 19 + t, 28 - t, xname(rn, 1), (long long)poffs[t]);
-        a64_pair(b, A64_STP_X_PRE, 19 + t, 28 - t, rn, poffs[t]);
-        begin(&L, "ldp x%d, x%d, [%s], #%lld", 19 + t, 28 - t, xname(rn, 1), (long long)poffs[t]);
-        a64_pair(b, A64_LDP_X_POST, 19 + t, 28 - t, rn, poffs[t]);
     }
-    /* branches: backward, forward (bound later), adr, ret */
+    /* branches (and adr) back to earlier labels, near and far */
     static const struct { a64_cond c; const char *name; } conds[] = {
         { A64_EQ, "eq" }, { A64_NE, "ne" }, { A64_HS, "hs" }, { A64_LO, "lo" },
         { A64_GE, "ge" }, { A64_LT, "lt" }, { A64_GT, "gt" }, { A64_LE, "le" },
@@ -615,29 +560,8 @@ START_TEST(test_a64_grid)
         a64_branch_to(b, A64_B_COND, (int)conds[i].c, L.start[back]);
         begin(&L, "cbnz x%d, .Lc%d", a64_regs[i], back + 1);
         a64_branch_to(b, A64_CBNZ, a64_regs[i], L.start[back + 1]);
-        begin(&L, "cbz x%d, .Lc%d", a64_regs[i + 1] == 31 ? 6 : a64_regs[i + 1], back + 2);
-        a64_branch_to(b, A64_CBZ, a64_regs[i + 1] == 31 ? 6 : a64_regs[i + 1], L.start[back + 2]);
-        begin(&L, "b .Lc%d", back + 3);
-        a64_branch_to(b, A64_B, 0, L.start[back + 3]);
         begin(&L, "adr x%d, .Lc%d", a64_regs[i], back + 4);
         a64_branch_to(b, A64_ADR, a64_regs[i], L.start[back + 4]);
-    }
-    for (int i = 0; i < 5; i++) {
-        static const a64_op fwd[] = { A64_B_COND, A64_CBNZ, A64_CBZ, A64_B, A64_ADR };
-        const int target = L.count + 1 + 2 * i;
-        const int arg = fwd[i] == A64_B_COND ? (int)conds[i].c : 3 + i;
-        if (fwd[i] == A64_B_COND)
-            begin(&L, "b.%s .Lc%d", conds[i].name, target);
-        else if (fwd[i] == A64_B)
-            begin(&L, "b .Lc%d", target);
-        else
-            begin(&L, "%s x%d, .Lc%d", a64_op_name(fwd[i]), arg, target);
-        const size_t site = a64_branch_forward(b, fwd[i], arg);
-        for (int f = 0; f < 2 * i; f++) {
-            begin(&L, "movz x%d, #%d", f, 7 * f);
-            a64_movw(b, A64_MOVZ, f, (uint32_t)(7 * f), 0);
-        }
-        a64_bind(b, site);
     }
     begin(&L, "ret");
     a64_ret(b);
@@ -672,7 +596,7 @@ START_TEST(test_refusals)
     a64_mem(&b, A64_LDR_S, 0, 1, 4096 * 4); /* beyond 4095 * 4 */
     ck_assert(b.failed);
     jit_buf_free(&b);
-    a64_mem(&b, A64_LDUR_Q, 0, 1, 256);
+    a64_mem(&b, A64_LDR_Q_POST, 0, 1, 256);
     ck_assert(b.failed);
     jit_buf_free(&b);
     a64_addsub_imm(&b, A64_ADD_IMM, 0, 1, 4097);
