@@ -41,8 +41,10 @@
  *                           rows m queries, n database vectors
  *   bits           int32    sketch length per vector (sketch families; else 0)
  *   sketch_dim     int32    sketch dimension s (classical methods; else 0)
- *   bytes_per_vector int64  bytes of one sketched vector: ceil(bits / 64) * 8 + 4
- *                           (the code and a float norm) or 4 * sketch_dim
+ *   bytes_per_vector int64  bytes of one encoded vector, approx_encoded_bytes(): a
+ *                           sketch family's code words * 8 + 4 (the norm), 4 s for
+ *                           the projections, ceil(M / 2) for pq and ceil(C / 2) for
+ *                           maddness (4 s before sketchmm 0.4.0)
  *   topk           int32    topk rows: entries kept per row (K); dense rows 0
  *   candidates     int32    topk rows: candidates per row refined exactly; dense rows 0
  *   seed           uint64   seed of the method (and of synthetic data)

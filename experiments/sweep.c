@@ -27,7 +27,11 @@
 #include <string.h>
 
 #include "metrics.h"
-#include "sweep.h"
+#include "sweep_check.h"
+#include "sweep_cli.h"
+#include "sweep_merge.h"
+#include "sweep_run.h"
+#include "sweep_spec.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -9,7 +9,8 @@
 
 #include <xxhash.h>
 
-#include "sweep.h"
+#include "sweep_check.h"
+#include "sweep_spec.h"
 
 /* A fixed-length field of a row as a C string (it may lack its NUL when damaged). */
 static void field_text(const char *field, size_t size, char *buf)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "sweep_check.h"
 
 static int check_usage(const char *prog, const char *what)
 {

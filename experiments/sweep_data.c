@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "sweep_data.h"
+
+const char *const sweep_data_names[SWEEP_NUM_DATA] = { "fashion-mnist", "gaussian", "lowrank", "clustered",
+                                                       "h5",            "ann" };
 
 /* Fashion-MNIST: 60000 training and 10000 test images. */
 #define SWEEP_FMNIST_TRAIN 60000

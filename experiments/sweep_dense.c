@@ -14,7 +14,8 @@
 #include <stdlib.h>
 
 #include "metrics.h"
-#include "sweep.h"
+#include "sweep_data.h"
+#include "sweep_run.h"
 
 typedef struct {
     int64_t m, n, k;

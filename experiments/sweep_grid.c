@@ -8,7 +8,9 @@
 
 #include <xxhash.h>
 
-#include "sweep.h"
+#include "sweep_grid.h"
+#include "sweep_data.h"
+#include "sweep_options.h"
 
 /*
  * k of a dataset in one mode (sweep_data_get_shape): 784 for Fashion-MNIST,
@@ -144,4 +146,9 @@ void sweep_shard_range(int64_t total, int index, int count, int64_t *begin, int6
 int64_t sweep_bytes_per_vector(sketch_method method, int32_t size, int64_t k)
 {
     return approx_encoded_bytes(method, size, k);
+}
+
+const char *sweep_size_name(sketch_method method)
+{
+    return sketch_method_uses_bits(method) ? "bits" : "sketch_dim";
 }

@@ -24,7 +24,8 @@
 #include <xxhash.h>
 
 #include "cli_args.h"
-#include "sweep.h"
+#include "sweep_check.h"
+#include "sweep_merge.h"
 
 /* A row and the input it comes from. */
 typedef struct {

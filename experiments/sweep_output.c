@@ -15,7 +15,10 @@
 
 #include <xxhash.h>
 
-#include "sweep.h"
+#include "sweep_check.h"
+#include "sweep_data.h"
+#include "sweep_options.h"
+#include "sweep_run.h"
 
 #ifndef SKETCHMM_SOURCE_DIR
 #define SKETCHMM_SOURCE_DIR "."

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "metrics.h"
-#include "sweep.h"
+#include "sweep_progress.h"
 
 /* Seconds as "1h02m03s", "2m03s" or "3s". */
 static void format_duration(double seconds, char *buf, size_t size)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "metrics.h"
-#include "sweep.h"
+#include "sweep_run.h"
 
 smm_status sweep_time_rounds(int warmup, int reps, int nvariants, sweep_exact_fn exact,
                              sweep_approx_fn approx, void *ctx, double *exact_times,
@@ -50,11 +50,6 @@ smm_status sweep_time_reference(int warmup, int reps, sweep_exact_fn exact, void
     *seconds = s == SMM_OK ? metrics_median(times, reps) : NAN;
     free(times);
     return s;
-}
-
-const char *sweep_size_name(sketch_method method)
-{
-    return sketch_method_uses_bits(method) ? "bits" : "sketch_dim";
 }
 
 int32_t sweep_row_size(const results_row *row)

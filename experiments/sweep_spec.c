@@ -2,9 +2,10 @@
  * sweep_spec.c - the spec file of a sweep (JSON, read with json-c) and the
  * canonical spec echoed into the results file. See sweep.h.
  *
- * A spec key stands for the flag of the same name with '_' for '-'; its value
- * is turned into the flag's text and checked by the command-line parser, so
- * a spec and the flags accept exactly the same values.
+ * A spec key stands for the flag of the same name with '_' for '-' (the
+ * table of sweep_options.c); its value is turned into the flag's text and
+ * checked by the flag's parser, so a spec and the flags accept exactly the
+ * same values.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,28 +15,14 @@
 
 #include <json-c/json.h>
 
-#include "sweep.h"
+#include "sweep_spec.h"
+
+#include "sweep_options.h"
 
 /* Largest spec file read. */
 #define SPEC_MAX_BYTES (1 << 20)
 
-typedef enum { SPEC_INT, SPEC_NUMBER, SPEC_STRING, SPEC_INT_LIST, SPEC_STRING_LIST, SPEC_SIZES } spec_type;
-
-static const struct {
-    const char *key;
-    spec_type type;
-} spec_keys[] = {
-    { "mode", SPEC_STRING },          { "methods", SPEC_STRING_LIST },  { "datasets", SPEC_STRING_LIST },
-    { "seeds", SPEC_INT_LIST },       { "threads", SPEC_INT_LIST },     { "warmup", SPEC_INT },
-    { "k", SPEC_INT },                { "alignment", SPEC_NUMBER },     { "clusters", SPEC_INT },
-    { "rank", SPEC_INT },             { "noise", SPEC_NUMBER },         { "shapes", SPEC_STRING_LIST },
-    { "reps", SPEC_INT },             { "bits", SPEC_INT_LIST },        { "sketch_dims", SPEC_INT_LIST },
-    { "sizes", SPEC_SIZES },          { "topk_shapes", SPEC_STRING_LIST }, { "topk", SPEC_INT },
-    { "candidates", SPEC_INT_LIST },  { "topk_reps", SPEC_INT },        { "topk_bits", SPEC_INT_LIST },
-    { "topk_sketch_dims", SPEC_INT_LIST }, { "topk_sizes", SPEC_SIZES },
-};
-
-static const char *const type_names[] = { "an integer", "a number", "a string", "a list of integers",
+static const char *const type_names[] = { "", "an integer", "a number", "a string", "a list of integers",
                                           "a list of strings", "an object of method: list of integers" };
 
 void sweep_spec_help(FILE *f)
@@ -43,18 +30,14 @@ void sweep_spec_help(FILE *f)
     fprintf(f,
         "Spec file (--spec FILE.json): one JSON object whose keys are the flags of\n"
         "the grid and of the measurement, with '_' for '-'; flags given on the\n"
-        "command line override it. Keys and types:\n"
-        "  mode (string), methods, datasets (lists of strings), seeds, threads\n"
-        "  (lists of integers; threads 0 = library default), warmup, k, clusters,\n"
-        "  rank (integers), alignment, noise (numbers), shapes (list of \"MxN\"),\n"
-        "  reps (integer), bits, sketch_dims (lists of integers), sizes (object\n"
-        "  {\"method\": [sizes]}), topk_shapes (list of \"QUERIESxDATABASE\"), topk,\n"
-        "  topk_reps (integers), candidates, topk_bits, topk_sketch_dims (lists of\n"
-        "  integers), topk_sizes (object). Lists must not be empty or give a value\n"
-        "  twice (its configurations would run twice). datasets takes\n"
-        "  the names of --datasets, files included (\"ann:FILE.h5\",\n"
-        "  \"FILE.h5:/PATH\"; a file path is relative to the working directory). Example\n"
-        "  (experiments/specs/default.json is the default sweep):\n"
+        "command line override it. Keys and types:\n");
+    sweep_spec_keys_help(f);
+    fprintf(f,
+        "Lists must not be empty or give a value twice (its configurations would\n"
+        "run twice). datasets takes the names of --datasets, files included\n"
+        "(\"ann:FILE.h5\", \"FILE.h5:/PATH\"; a file path is relative to the working\n"
+        "directory); sizes and topk_sizes take {\"method\": [sizes], ...}. Example\n"
+        "(experiments/specs/default.json is the default sweep):\n"
         "    {\"mode\": \"dense\", \"datasets\": [\"gaussian\", \"clustered\"], \"k\": 64,\n"
         "     \"shapes\": [\"256x256\", \"1024x256\"], \"methods\": [\"simhash\", \"srht\"],\n"
         "     \"bits\": [64, 256], \"sketch_dims\": [16, 64], \"seeds\": [1, 2],\n"
@@ -137,9 +120,9 @@ static int spec_error(char *msg, size_t msg_size, const char *path, const char *
     return 0;
 }
 
-/* Apply an object {"method": [sizes], ...} as one flag METHOD=LIST per method. */
-static int apply_sizes(const char *path, const char *key, const char *flag, struct json_object *v,
-                       sweep_spec_apply_fn apply, void *ctx, char *msg, size_t msg_size)
+/* Apply an object {"method": [sizes], ...} as one flag METHOD=LIST per method of option o. */
+static int apply_sizes(const char *path, const char *key, const sweep_option *o, struct json_object *v,
+                       sweep_parse_state *st, char *msg, size_t msg_size)
 {
     char why[1024], value[4096];
     json_object_object_foreach(v, method, sizes)
@@ -152,7 +135,7 @@ static int apply_sizes(const char *path, const char *key, const char *flag, stru
         }
         snprintf(value, sizeof value, "%s=%s", method, list);
         char detail[256];
-        if (!apply(flag, value, ctx, detail, sizeof detail)) {
+        if (!sweep_option_apply(o, value, st, detail, sizeof detail)) {
             snprintf(why, sizeof why, "key '%s': invalid value for '%s': %.200s%s%s (see --help)", key, method,
                      json_object_to_json_string_ext(sizes, JSON_C_TO_STRING_PLAIN), detail[0] ? ": " : "",
                      detail);
@@ -163,40 +146,36 @@ static int apply_sizes(const char *path, const char *key, const char *flag, stru
 }
 
 /* Apply one key of the spec; 0 with msg set on error. */
-static int apply_key(const char *path, const char *key, struct json_object *v, sweep_spec_apply_fn apply,
-                     void *ctx, char *msg, size_t msg_size)
+static int apply_key(const char *path, const char *key, struct json_object *v, sweep_parse_state *st, char *msg,
+                     size_t msg_size)
 {
-    char why[1024], flag[64], value[4096];
-    size_t nkeys = sizeof spec_keys / sizeof spec_keys[0], i;
-    for (i = 0; i < nkeys && strcmp(spec_keys[i].key, key) != 0; i++)
-        ;
-    if (i == nkeys || strlen(key) >= sizeof flag) {
+    char why[1024], value[4096];
+    const sweep_option *o = sweep_option_of_key(key);
+    if (o == NULL) {
         snprintf(why, sizeof why, "unknown key '%s' (see --help for the keys)", key);
         return spec_error(msg, msg_size, path, why);
     }
-    spec_type type = spec_keys[i].type;
-    for (size_t c = 0; c <= strlen(key); c++)
-        flag[c] = key[c] == '_' ? '-' : key[c];
+    const sweep_key_type type = o->key;
 
     int type_ok = 1, list_items_ok = 1;
     switch (type) {
-    case SPEC_INT:
+    case SWEEP_KEY_INT:
         type_ok = json_object_is_type(v, json_type_int);
         if (type_ok)
             format_int(v, value, sizeof value);
         break;
-    case SPEC_NUMBER:
+    case SWEEP_KEY_NUMBER:
         type_ok = json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double);
         if (type_ok)
             snprintf(value, sizeof value, "%.17g", json_object_get_double(v));
         break;
-    case SPEC_STRING:
+    case SWEEP_KEY_STRING:
         type_ok = json_object_is_type(v, json_type_string);
         if (type_ok)
             snprintf(value, sizeof value, "%s", json_object_get_string(v));
         break;
-    case SPEC_INT_LIST:
-    case SPEC_STRING_LIST:
+    case SWEEP_KEY_INT_LIST:
+    case SWEEP_KEY_STRING_LIST:
         type_ok = json_object_is_type(v, json_type_array);
         if (type_ok && json_object_array_length(v) == 0) {
             snprintf(why, sizeof why, "key '%s' is an empty list", key);
@@ -208,9 +187,12 @@ static int apply_key(const char *path, const char *key, struct json_object *v, s
             return spec_error(msg, msg_size, path, why);
         }
         if (type_ok)
-            list_items_ok = format_list(v, type == SPEC_INT_LIST, value, sizeof value);
+            list_items_ok = format_list(v, type == SWEEP_KEY_INT_LIST, value, sizeof value);
         break;
-    case SPEC_SIZES:
+    case SWEEP_KEY_NONE: /* sweep_option_of_key gives options with a key only */
+        type_ok = 0;
+        break;
+    case SWEEP_KEY_SIZES:
         type_ok = json_object_is_type(v, json_type_object);
         if (type_ok && json_object_object_length(v) == 0) {
             snprintf(why, sizeof why, "key '%s' is an empty object", key);
@@ -218,7 +200,7 @@ static int apply_key(const char *path, const char *key, struct json_object *v, s
         }
         if (!type_ok)
             break;
-        return apply_sizes(path, key, flag, v, apply, ctx, msg, msg_size);
+        return apply_sizes(path, key, o, v, st, msg, msg_size);
     }
     if (!type_ok || !list_items_ok) {
         snprintf(why, sizeof why, "key '%s' must be %s, not %.300s", key, type_names[type],
@@ -226,7 +208,7 @@ static int apply_key(const char *path, const char *key, struct json_object *v, s
         return spec_error(msg, msg_size, path, why);
     }
     char detail[256];
-    if (!apply(flag, value, ctx, detail, sizeof detail)) {
+    if (!sweep_option_apply(o, value, st, detail, sizeof detail)) {
         snprintf(why, sizeof why, "key '%s': invalid value %.300s%s%s (see --help)", key,
                  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), detail[0] ? ": " : "", detail);
         return spec_error(msg, msg_size, path, why);
@@ -323,8 +305,8 @@ static int find_duplicate_key(const char *text, size_t len, char *dup, size_t du
     return found;
 }
 
-int sweep_spec_parse(const char *label, const char *text, size_t len, sweep_spec_apply_fn apply, void *ctx,
-                     char *msg, size_t msg_size)
+int sweep_spec_parse(const char *label, const char *text, size_t len, sweep_parse_state *st, char *msg,
+                     size_t msg_size)
 {
     struct json_tokener *tok = json_tokener_new();
     if (tok == NULL)
@@ -353,7 +335,7 @@ int sweep_spec_parse(const char *label, const char *text, size_t len, sweep_spec
     } else {
         json_object_object_foreach(root, key, value)
         {
-            if (!apply_key(label, key, value, apply, ctx, msg, msg_size)) {
+            if (!apply_key(label, key, value, st, msg, msg_size)) {
                 ok = 0;
                 break;
             }
@@ -363,7 +345,7 @@ int sweep_spec_parse(const char *label, const char *text, size_t len, sweep_spec
     return ok;
 }
 
-int sweep_spec_load(const char *path, sweep_spec_apply_fn apply, void *ctx, char *msg, size_t msg_size)
+int sweep_spec_load(const char *path, sweep_parse_state *st, char *msg, size_t msg_size)
 {
     size_t len = 0;
     char *text = read_file(path, &len);
@@ -371,7 +353,7 @@ int sweep_spec_load(const char *path, sweep_spec_apply_fn apply, void *ctx, char
         snprintf(msg, msg_size, "cannot read spec %s: %s", path, strerror(errno));
         return 0;
     }
-    int ok = sweep_spec_parse(path, text, len, apply, ctx, msg, msg_size);
+    int ok = sweep_spec_parse(path, text, len, st, msg, msg_size);
     free(text);
     return ok;
 }
@@ -380,104 +362,23 @@ int sweep_spec_load(const char *path, sweep_spec_apply_fn apply, void *ctx, char
 /* The canonical spec                                                       */
 /* ------------------------------------------------------------------------ */
 
-static struct json_object *int_list(const sweep_list *list)
-{
-    struct json_object *a = json_object_new_array();
-    for (int i = 0; a != NULL && i < list->count; i++)
-        json_object_array_add(a, json_object_new_int64(list->v[i]));
-    return a;
-}
-
-static struct json_object *shape_list(const sweep_shape *shapes, int count)
-{
-    struct json_object *a = json_object_new_array();
-    for (int i = 0; a != NULL && i < count; i++) {
-        char s[64];
-        snprintf(s, sizeof s, "%lldx%lld", (long long)shapes[i].rows, (long long)shapes[i].cols);
-        json_object_array_add(a, json_object_new_string(s));
-    }
-    return a;
-}
-
-/* A number as the shortest "%.Ng" text that reads back as the same double. */
-static struct json_object *number(double v)
-{
-    char s[64];
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(s, sizeof s, "%.*g", prec, v);
-        if (strtod(s, NULL) == v)
-            break;
-    }
-    return json_object_new_double_s(v, s);
-}
-
-static struct json_object *sizes_object(const sweep_config *cfg, unsigned mode)
-{
-    struct json_object *o = json_object_new_object();
-    for (int i = 0; o != NULL && i < cfg->nmethods; i++)
-        json_object_object_add(o, sketch_method_name(cfg->methods[i]),
-                               int_list(sweep_sizes(cfg, mode, cfg->methods[i])));
-    return o;
-}
-
-static int has_dataset(const sweep_config *cfg, sweep_data_kind d)
-{
-    for (int i = 0; i < cfg->ndatasets; i++)
-        if (cfg->datasets[i] == d)
-            return 1;
-    return 0;
-}
-
 char *sweep_spec_canonical(const sweep_config *cfg)
 {
-    struct json_object *o = json_object_new_object();
+    struct json_object *o = sweep_options_canonical(cfg);
     if (o == NULL)
         return NULL;
-    static const char *const mode_names[] = { "", "dense", "topk", "both" };
-    json_object_object_add(o, "mode", json_object_new_string(mode_names[cfg->modes & 3]));
-    struct json_object *a = json_object_new_array();
-    for (int i = 0; i < cfg->nmethods; i++)
-        json_object_array_add(a, json_object_new_string(sketch_method_name(cfg->methods[i])));
-    json_object_object_add(o, "methods", a);
-    a = json_object_new_array();
-    for (int i = 0; i < cfg->ndatasets; i++) {
-        /* file data sets as given ("ann:FILE", "FILE:/PATH"): the file is part of the spec */
-        char label[1100];
-        json_object_array_add(a, json_object_new_string(sweep_data_label(cfg, cfg->datasets[i], label,
-                                                                         sizeof label)));
-    }
-    json_object_object_add(o, "datasets", a);
-    if (has_dataset(cfg, SWEEP_DATA_GAUSSIAN) || has_dataset(cfg, SWEEP_DATA_LOWRANK) ||
-        has_dataset(cfg, SWEEP_DATA_CLUSTERED))
-        json_object_object_add(o, "k", json_object_new_int64(cfg->k));
-    if (has_dataset(cfg, SWEEP_DATA_CLUSTERED)) {
-        json_object_object_add(o, "alignment", number(cfg->alignment));
-        json_object_object_add(o, "clusters", json_object_new_int64(cfg->clusters));
-    }
-    if (has_dataset(cfg, SWEEP_DATA_LOWRANK)) {
-        json_object_object_add(o, "rank", json_object_new_int64(cfg->rank));
-        json_object_object_add(o, "noise", number(cfg->noise));
-    }
-    a = json_object_new_array();
-    for (int i = 0; i < cfg->nseeds; i++)
-        json_object_array_add(a, json_object_new_uint64(cfg->seeds[i]));
-    json_object_object_add(o, "seeds", a);
-    json_object_object_add(o, "threads", int_list(&cfg->threads));
-    json_object_object_add(o, "warmup", json_object_new_int64(cfg->warmup));
-    if (cfg->modes & SWEEP_MODE_DENSE) {
-        json_object_object_add(o, "shapes", shape_list(cfg->shapes, cfg->nshapes));
-        json_object_object_add(o, "reps", json_object_new_int64(cfg->reps));
-        json_object_object_add(o, "sizes", sizes_object(cfg, SWEEP_MODE_DENSE));
-    }
-    if (cfg->modes & SWEEP_MODE_TOPK) {
-        json_object_object_add(o, "topk_shapes", shape_list(cfg->topk_shapes, cfg->ntopk_shapes));
-        json_object_object_add(o, "topk", json_object_new_int64(cfg->topk));
-        json_object_object_add(o, "candidates", int_list(&cfg->candidates));
-        json_object_object_add(o, "topk_reps", json_object_new_int64(cfg->topk_reps));
-        json_object_object_add(o, "topk_sizes", sizes_object(cfg, SWEEP_MODE_TOPK));
-    }
     const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
     char *copy = text != NULL ? strdup(text) : NULL;
     json_object_put(o);
     return copy;
+}
+
+int sweep_config_from_spec(const char *spec, sweep_config *cfg, char *msg, size_t msg_size)
+{
+    sweep_defaults(cfg);
+    sweep_parse_state st = { 0, 0, 1, 0, 0, cfg };
+    if (!sweep_spec_parse("(stored)", spec, strlen(spec), &st, msg, msg_size))
+        return 0;
+    sweep_resolve_sizes(cfg, &st);
+    return 1;
 }

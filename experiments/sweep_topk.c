@@ -32,7 +32,8 @@
 
 #include "metrics.h"
 #include "topk_recall.h"
-#include "sweep.h"
+#include "sweep_data.h"
+#include "sweep_run.h"
 
 /* The cuts t of recall_at_t; a cut above topk is not measured (NaN). */
 #define TOPK_NUM_CUTS 3

@@ -1,8 +1,16 @@
-# check_exports.cmake - the shared library exports the public API and nothing else.
+# check_exports.cmake - the shared library exports the public API and nothing else, and so does the
+# installed static library.
 #   cmake -DLIB=libsketchmm.so -DNM=nm -DHEADERS=<dir of sketchmm/*.h> -P check_exports.cmake
-# Every function a public header declares with SMM_API must be a defined dynamic symbol of LIB, and
-# every defined dynamic symbol of LIB must be one of them (the linker's _init and _fini aside).
-execute_process(COMMAND ${NM} -D --defined-only --format=posix ${LIB}
+#   cmake -DLIB=libsketchmm.a -DARCHIVE=1 -DNM=nm -DHEADERS=... -P check_exports.cmake
+# Every function a public header declares with SMM_API must be a defined dynamic symbol of LIB (for
+# an archive: a defined global symbol), and every such symbol of LIB must be one of them (the
+# linker's _init and _fini aside): an internal name of the library never enters a user's link.
+if(ARCHIVE)
+  set(nm_args -g --defined-only --format=posix)
+else()
+  set(nm_args -D --defined-only --format=posix)
+endif()
+execute_process(COMMAND ${NM} ${nm_args} ${LIB}
                 OUTPUT_VARIABLE nm_out ERROR_VARIABLE nm_err RESULT_VARIABLE nm_rc)
 if(NOT nm_rc EQUAL 0)
   message(FATAL_ERROR "${NM} -D ${LIB} failed: ${nm_err}")
@@ -10,6 +18,9 @@ endif()
 string(REGEX MATCHALL "[^\n]+" nm_lines "${nm_out}")
 set(exported "")
 foreach(line IN LISTS nm_lines)
+  if(line MATCHES ":$" OR line MATCHES "^[^ ]+\\[[^]]*\\]:$")  # an archive member's heading
+    continue()
+  endif()
   string(REGEX MATCH "^([^ ]+) " _ "${line}")
   set(name "${CMAKE_MATCH_1}")
   string(REGEX REPLACE "@.*$" "" name "${name}")

@@ -385,21 +385,24 @@ END_TEST
  * for unpacked kernels) run generated kernels where generation is on: the
  * same bits as with it off (the precompiled small-product kernels), for both
  * layouts, every transpose pair, every update mode (beta == 0 with NaN and
- * Inf in C), edge sizes of every register tile, padded leading dimensions.
+ * Inf in C), edge sizes of every register tile, padded leading dimensions,
+ * and depths of one, two and three of the packed path's blocks of k (256,
+ * summed block after block on both paths).
  */
 START_TEST(test_small_sgemm)
 {
     smm_isa isas[3];
     const int nisa = generating_isas(isas);
     static const int64_t sizes[] = { 1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 15, 16, 17, 24, 31, 32, 33, 47, 48, 63, 64 };
+    static const int64_t depths[] = { 1, 2, 3, 5, 8, 16, 17, 31, 64, 255, 256, 257, 511, 700 };
     static const float ab[][2] = { { 1.0f, 1.0f }, { 1.0f, 0.0f }, { -2.0f, 0.0f }, { 0.5f, 1.0f }, { 1.0f, -1.5f } };
-    const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
+    const int nsizes = (int)(sizeof sizes / sizeof sizes[0]), ndepths = (int)(sizeof depths / sizeof depths[0]);
     uint64_t rng = 4242;
     int compared = 0;
     ck_assert_int_eq(smm_set_num_threads(1), SMM_OK);
     for (int t = 0; t < 160; t++) {
         const int64_t m = sizes[t % nsizes], n = sizes[test_rng_next(&rng) % (uint64_t)nsizes];
-        const int64_t k = sizes[test_rng_next(&rng) % (uint64_t)nsizes];
+        const int64_t k = depths[test_rng_next(&rng) % (uint64_t)ndepths];
         const smm_layout layout = test_rng_next(&rng) & 1 ? SMM_ROW_MAJOR : SMM_COL_MAJOR;
         const smm_trans ta = test_rng_next(&rng) & 1 ? SMM_TRANS : SMM_NO_TRANS;
         const smm_trans tb = test_rng_next(&rng) & 1 ? SMM_TRANS : SMM_NO_TRANS;

@@ -37,19 +37,29 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load_results import format_table, load_attributes, load_results, num_rows  # noqa: E402
+if __package__:  # imported as part of a package (sketchmm._analysis): its sibling module
+    from .load_results import format_table, load_attributes, load_results, num_rows  # noqa: E402
+else:  # run as a script or imported from this directory
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from load_results import format_table, load_attributes, load_results, num_rows  # noqa: E402
 
-# The methods in the order of sketch_method (sketchmm/sketch.h), each with one colour and marker.
-METHODS = ["simhash", "simhash_orthogonal", "simhash_structured", "crosspolytope",
-           "gaussian_projection", "srht", "countsketch", "cr_sampling", "lowrank", "pq", "maddness"]
-MARKERS = ["o", "s", "D", "^", "v", "<", ">", "P", "X", "*", "h"]
+MARKERS = ["o", "s", "D", "^", "v", "<", ">", "P", "X", "*", "h", "p", "8"]
 SIZE_LINESTYLES = ["-", "--", ":", "-."]
 
 
-def _style(method):
-    i = METHODS.index(method) if method in METHODS else len(METHODS) + hash(method) % 2
-    # tab10's ten colours for the first ten methods, black after them (maddness), so no two share one
+def method_order(attrs, points=None):
+    """The methods as the sweep listed them (its attribute "methods", in sketch_method order for the
+    default sweep), then any other method of points: the order of the legend and of the styles. The
+    library's method list is not repeated here."""
+    order = [m for m in str(attrs.get("methods", "")).split(",") if m]
+    if points is not None:
+        order += sorted(set(points["method"].tolist()) - set(order))
+    return order
+
+
+def _style(method, order):
+    i = order.index(method) if method in order else len(order)
+    # tab10's ten colours for the first ten methods, black after them, so no two of those share one
     return dict(color=plt.get_cmap("tab10")(i) if i < 10 else "black", marker=MARKERS[i % len(MARKERS)])
 
 
@@ -179,9 +189,9 @@ def _footer(ax, rows, attrs, reps_attr, exact_name, seeds):
             transform=ax.transAxes, fontsize=8, color="0.25")
 
 
-def _methods_in(points):
+def _methods_in(points, order):
     present = set(points["method"].tolist())
-    return [m for m in METHODS if m in present] + sorted(present - set(METHODS))
+    return [m for m in order if m in present]
 
 
 def _context_title(context):
@@ -191,11 +201,12 @@ def _context_title(context):
 def plot_dense(ax, rows, attrs, letter="a", context=None):
     points, ok_rows = median_over_seeds(rows, "nmse")
     speedup, nmse = points["speedup"], points["value"]
-    for method in _methods_in(points):
+    order = method_order(attrs, points)
+    for method in _methods_in(points, order):
         sel = np.flatnonzero(points["method"] == method)
         sel = sel[np.argsort(points["size"][sel])]
         ax.plot(speedup[sel], nmse[sel], markersize=6, linewidth=1.4, label=method, zorder=3,
-                **_style(method))
+                **_style(method, order))
         for i in sel:
             ax.annotate(_size_label(points["size_name"][i], points["size"][i]), (speedup[i], nmse[i]),
                         textcoords="offset points", xytext=(4, 3), fontsize=6.5, color="0.2",
@@ -220,8 +231,9 @@ def plot_topk(ax, rows, attrs, letter="b", context=None):
     points, ok_rows = median_over_seeds(rows, "recall")
     speedup, recall = points["speedup"], points["value"]
     sizes, cands = points["size"], points.get("candidates", np.zeros(len(speedup), dtype=int))
-    for method in _methods_in(points):
-        style = _style(method)
+    order = method_order(attrs, points)
+    for method in _methods_in(points, order):
+        style = _style(method, order)
         for j, size in enumerate(sorted(set(sizes[points["method"] == method].tolist()))):
             sel = np.flatnonzero((points["method"] == method) & (sizes == size))
             sel = sel[np.argsort(cands[sel])]

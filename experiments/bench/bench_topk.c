@@ -17,7 +17,7 @@
  *                     blocks are too few for the threads. The selection is
  *                     sketchmm's own (approx/approx_select.h, linked from
  *                     the static library, same kernels and ISA path). The
- *                     target of issue 21: exact_topk within 1.1x of this.
+ *                     the target: exact_topk within 1.1x of this.
  *   faiss flat_ip     FAISS IndexFlatIP (exact brute force: BLAS blocks and
  *                     a heap per query).
  *   faiss pq_fs+rf    FAISS IndexRefineFlat(IndexPQFastScan(M, 4 bits,
@@ -560,7 +560,7 @@ static double run_exact_and_openblas(const topk_config *cfg, const topk_problem 
     }
     if (with_ob)
         printf("%-19s time exact_topk / openblas blocks: %.3f +- %.3f (median of %d per-round ratios; "
-               "issue 21's target: <= 1.1); openblas blocks: %lld x %d, selection scan %s\n",
+               "target: <= 1.1); openblas blocks: %lld x %d, selection scan %s\n",
                "", ratio_median, ratio_spread, reps, (long long)ob.rows, BLOCK_COLS, scan_name);
     else
         printf("%-19s openblas blocks left out: %s\n", "", peer_blas_status(openblas));

@@ -7,20 +7,20 @@ during every call into the library).
     A, B = np.random.rand(2000, 784).astype(np.float32), np.random.rand(784, 3000).astype(np.float32)
     C = sketchmm.matmul(A, B)                                         # exact: alpha A B + beta C
     E = sketchmm.approx_matmul(A, B, method="simhash_structured", bits=256)  # estimated from sketches
-    with sketchmm.Plan(B, method="lowrank", sketch_dim=16, candidates=50) as plan:  # B sketched once
-        idx, val = plan.topk(A, k=10)             # 10 largest entries of each row of A @ B, exact values
+    with sketchmm.Plan(B, method="lowrank", sketch_dim=16) as plan:  # B sketched once
+        val, idx = plan.topk(A, k=10, candidates=50)  # 10 largest entries of each row of A @ B, exact values
 
 Exact (sketchmm.exact, .brgemm, .unary, .mat4)
     matmul(A, B, alpha, beta, out)   C := alpha A @ B + beta C (exact_sgemm, as cblas_sgemm)
-    exact_topk(A, B, k)              the k largest entries of each row of A @ B (indices, values)
+    exact_topk(A, B, k)              the k largest entries of each row of A @ B: TopK(values, indices)
     brgemm(A, B, out, alpha, beta)   C := beta C + alpha sum_i A[i] @ B[i] on small matrices
     unary(op, A, transpose, out), relu(A), transpose(A)   zero / identity / ReLU, plain or transposed
     mat4_mul, mat4_inv, mat4_copy    4x4 float32/float64 matrices, single or batched
     zeros_padded(rows, cols)         float32 arrays with cache-friendly padded leading dimensions
 Approximate (sketchmm.approx: help(sketchmm.approx) has every method's math and error)
-    approx_matmul(A, B, method, bits | sketch_dim, seed, threads)   C ~ A @ B
+    approx_matmul(A, B, method, size (or bits / sketch_dim), seed, threads)   C ~ A @ B
     approx_topk(A, B, k, method, ..., candidates)   top-k with exact values, candidates from a sketch
-    Plan(B, method, ...)             B sketched once: .matmul(A), .topk(A, k), info attributes
+    Plan(B, method, ..., borrow)     B sketched once: .matmul(A), .topk(A, k, candidates), info attributes
     phase_times()                    seconds per phase of this thread's last approximate call
 Sketches (sketchmm.sketch, sketchmm.estimators)
     sketch(X, family, bits, seed) -> (codes uint64, norms)   SimHash (three kinds), cross-polytope
@@ -36,7 +36,8 @@ Errors (sketchmm.errors): SketchmmError and one subclass per family of statuses;
     wrong dtypes, shapes and values raise before the library writes anything, and
     out= arrays are left untouched on any error.
 
-Conventions: float32 (other real dtypes are converted once); arrays in C or
+Conventions: float32 (other real dtypes, float64 included, are converted to a float32
+copy once per call; set_strict(True) refuses them instead); arrays in C or
 Fortran order, transposed views and slices of whole lines are passed to the
 library as layouts, transposes and leading dimensions, without copies. Matrices
 of vectors: A @ B pairs the rows of A with the columns of B, so a database D with
@@ -54,6 +55,7 @@ from .estimators import (angle_estimate, cosine_estimate, crosspolytope_collisio
                          crosspolytope_cosine_estimate, crosspolytope_cosine_variance,
                          crosspolytope_expected_matches, crosspolytope_matches_variance, dot_estimate,
                          simhash_angle_variance, simhash_cosine_variance)
+from ._arrays import set_strict
 from .exact import exact_topk, matmul, zeros_padded
 from .mat4 import mat4_copy, mat4_inv, mat4_mul
 from .results import load_attributes, load_results, plot_results
@@ -78,7 +80,7 @@ __all__ = [
     "crosspolytope_cosine_variance",
     # runtime
     "isa", "set_isa", "isa_supported", "supported_isas", "num_threads", "set_num_threads", "jit", "set_jit",
-    "jit_status", "jit_stats", "version", "version_number", "kernel_names", "methods", "library_path",
+    "jit_status", "jit_stats", "version", "version_number", "kernel_names", "methods", "library_path", "set_strict",
     # results
     "load_results", "load_attributes", "plot_results",
     # errors

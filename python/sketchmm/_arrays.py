@@ -9,6 +9,11 @@ and Fortran-ordered (column-major, ld = rows) arrays, their transposed views
 negative, zero or overlapping strides, an unaligned buffer) is converted once,
 to a C-ordered array of the dtype the call takes. ``copies`` counts those
 conversions (tests read it).
+
+dtype: the library computes in float32. Another real dtype (float64, int, bool)
+is converted once per call (a float32 copy of the operand, rounding float64
+values to float32); sketchmm.set_strict(True) makes such an operand raise
+InputTypeError instead, for code that must not copy or round silently.
 """
 
 import operator
@@ -25,6 +30,16 @@ TRANS = lib.SMM_TRANS
 
 # conversions made so far (dtype or strides): the zero-copy tests read it
 copies = 0
+
+# set_strict(True): operands of another dtype than the call's are refused instead of converted
+strict = False
+
+
+def set_strict(flag: bool) -> None:
+    """Refuse (InputTypeError) operands whose dtype is not the one a call takes (float32 for the
+    products), instead of converting them once per call (the default, False). Process-wide."""
+    global strict
+    strict = bool(flag)
 
 _CONVERTIBLE = "fiub"  # float, signed, unsigned, bool
 
@@ -48,6 +63,9 @@ def array(x, name, dtype=np.float32, ndim=(2,)):
         if x.dtype.kind not in _CONVERTIBLE:
             raise InputTypeError(f"{name} has dtype {x.dtype}, which does not convert to {np.dtype(dtype)} "
                                  "(pass real numbers: float, int or bool arrays)")
+        if strict:
+            raise InputTypeError(f"{name} has dtype {x.dtype}, not {np.dtype(dtype)} (sketchmm.set_strict(True): "
+                                 f"convert it yourself, e.g. {name}.astype(np.{np.dtype(dtype).name}))")
         x = convert(x, dtype)
     return x
 

@@ -19,6 +19,10 @@ typedef enum {
 } smm_status;
 typedef enum { SMM_ISA_AUTO = 0, SMM_ISA_SCALAR = 1, SMM_ISA_AVX2 = 2, SMM_ISA_AVX512 = 3, SMM_ISA_NEON = 4 } smm_isa;
 
+#define SMM_MAX_THREADS 4096
+#define SKETCH_MAX_BITS 65535
+#define APPROX_MAX_SKETCH_DIM 1048576
+
 const char *smm_status_str(smm_status s);
 const char *smm_version(void);
 int smm_version_number(void);

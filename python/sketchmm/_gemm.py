@@ -8,6 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _arrays
+from ._lib import lib
 from .errors import InvalidArgumentError, ShapeError, check
 
 
@@ -82,14 +83,14 @@ def call(function, c_function, A, B, alpha, beta, out, extra=(), explain=None):
 def check_values(status, function, explain=None, **operands):
     """check(status), naming the operand that holds NaN or Inf when the status is SMM_ERR_NON_FINITE, and
     for other statuses with the sentence explain() gives (None: none)."""
-    if status == 14:
+    if status == lib.SMM_ERR_NON_FINITE:
         for name, x in operands.items():
             where = _arrays.first_non_finite(x)
             if where is not None:
                 check(status, function, f"{name} holds {x[where]} at {list(where)}")
         check(status, function, "the inputs are finite: a value derived from them (a norm, a sketched "
                                 "factor) or the product itself overflows float32")
-    check(status, function, explain() if status != 0 and explain is not None else None)
+    check(status, function, explain() if status != lib.SMM_OK and explain is not None else None)
 
 
 class TopK(NamedTuple):

@@ -5,7 +5,7 @@ The alignment ||A B||_F / (||A||_F ||B||_F) (<= 1) says how much of the norms th
 product keeps: estimates whose error scales with |a_i| |b_j| are only useful where
 it is large.
 
-Methods (``method=``; sketchmm.METHODS lists them):
+Methods (``method=``; sketchmm.methods() lists them):
 
 Sketch families, sized by ``bits`` (1..65535, default 256): each a_i and b_j gets a
 code of `bits` bits and its norm; C_ij ~ |a_i| |b_j| cos-estimate(code_i, code_j),
@@ -84,9 +84,9 @@ __all__ = ["approx_matmul", "approx_topk", "Plan", "TopK", "phase_times", "DEFAU
 
 DEFAULT_SEED = 0x5EED
 
-_MAX_BITS = 65535
-_MAX_SKETCH_DIM = 1 << 20
-_MAX_THREADS = 4096
+_MAX_BITS = lib.SKETCH_MAX_BITS
+_MAX_SKETCH_DIM = lib.APPROX_MAX_SKETCH_DIM
+_MAX_THREADS = lib.SMM_MAX_THREADS
 
 
 def options(method="simhash", size=None, bits=None, sketch_dim=None, seed=DEFAULT_SEED, threads=0, candidates=0,

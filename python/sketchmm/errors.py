@@ -24,14 +24,8 @@ from ._lib import ffi, lib
 __all__ = ["SketchmmError", "InvalidArgumentError", "ShapeError", "NonFiniteError", "InputTypeError",
            "ResourceError", "PlatformError", "STATUS_NAMES", "status_string", "check"]
 
-# smm_status value -> its name in common.h
-STATUS_NAMES = {
-    0: "SMM_OK", 1: "SMM_ERR_NULL_POINTER", 2: "SMM_ERR_BAD_SIZE", 3: "SMM_ERR_BAD_LEADING_DIM",
-    4: "SMM_ERR_OVERFLOW", 5: "SMM_ERR_BAD_LAYOUT", 6: "SMM_ERR_BAD_TRANS", 7: "SMM_ERR_BAD_BITS",
-    8: "SMM_ERR_BAD_METHOD", 9: "SMM_ERR_BAD_ISA", 10: "SMM_ERR_ISA_UNAVAILABLE", 11: "SMM_ERR_BAD_ENV",
-    12: "SMM_ERR_BAD_THREADS", 13: "SMM_ERR_NO_MEMORY", 14: "SMM_ERR_NON_FINITE", 17: "SMM_ERR_BAD_ARGUMENT",
-    18: "SMM_ERR_NO_EXEC_MEMORY",
-}
+# smm_status value -> its name in common.h, read from the declarations (_cdef.py, checked against the header)
+STATUS_NAMES = dict(ffi.typeof("smm_status").elements)
 
 
 class SketchmmError(Exception):
@@ -73,10 +67,18 @@ class PlatformError(SketchmmError, RuntimeError):
     executable memory for generated code."""
 
 
-_FAMILY = {1: InvalidArgumentError, 2: ShapeError, 3: ShapeError, 4: ResourceError, 5: InvalidArgumentError,
-           6: InvalidArgumentError, 7: InvalidArgumentError, 8: InvalidArgumentError, 9: InvalidArgumentError,
-           10: PlatformError, 11: PlatformError, 12: InvalidArgumentError, 13: ResourceError,
-           14: NonFiniteError, 17: InvalidArgumentError, 18: PlatformError}
+# The family of each status, by name: a status this table does not know raises SketchmmError itself.
+_FAMILY_BY_NAME = {
+    "SMM_ERR_NULL_POINTER": InvalidArgumentError, "SMM_ERR_BAD_SIZE": ShapeError,
+    "SMM_ERR_BAD_LEADING_DIM": ShapeError, "SMM_ERR_OVERFLOW": ResourceError,
+    "SMM_ERR_BAD_LAYOUT": InvalidArgumentError, "SMM_ERR_BAD_TRANS": InvalidArgumentError,
+    "SMM_ERR_BAD_BITS": InvalidArgumentError, "SMM_ERR_BAD_METHOD": InvalidArgumentError,
+    "SMM_ERR_BAD_ISA": InvalidArgumentError, "SMM_ERR_ISA_UNAVAILABLE": PlatformError,
+    "SMM_ERR_BAD_ENV": PlatformError, "SMM_ERR_BAD_THREADS": InvalidArgumentError,
+    "SMM_ERR_NO_MEMORY": ResourceError, "SMM_ERR_NON_FINITE": NonFiniteError,
+    "SMM_ERR_BAD_ARGUMENT": InvalidArgumentError, "SMM_ERR_NO_EXEC_MEMORY": PlatformError,
+}
+_FAMILY = {value: _FAMILY_BY_NAME[name] for value, name in STATUS_NAMES.items() if name in _FAMILY_BY_NAME}
 
 
 def status_string(status):
@@ -96,5 +98,5 @@ def error(status, function, detail=None):
 
 def check(status, function, detail=None):
     """Raise the exception of `status` unless it is SMM_OK."""
-    if status != 0:
+    if status != lib.SMM_OK:
         raise error(status, function, detail)

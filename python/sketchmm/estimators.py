@@ -34,7 +34,7 @@ __all__ = ["angle_estimate", "cosine_estimate", "dot_estimate", "simhash_angle_v
            "simhash_cosine_variance", "crosspolytope_collision_probability", "crosspolytope_expected_matches",
            "crosspolytope_cosine_estimate", "crosspolytope_matches_variance", "crosspolytope_cosine_variance"]
 
-_MAX_BITS = 65535
+_MAX_BITS = lib.SKETCH_MAX_BITS
 
 
 def _integer(value, name):

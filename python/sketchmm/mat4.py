@@ -53,7 +53,7 @@ def _run(kind, inputs, out):
     else:
         status = getattr(lib, f"mat4_{kind}_batch_{suffix}")(shape[0], *pointers)
     detail = "a matrix is singular (its determinant is 0, not finite, or 1/det is not finite) or out " \
-             "overlaps an input" if kind == "inv" and status == 17 else None
+             "overlaps an input" if kind == "inv" and status == lib.SMM_ERR_BAD_ARGUMENT else None
     check(status, f"mat4_{kind}", detail)
     return out
 

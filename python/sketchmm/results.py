@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import types
 
 __all__ = ["load_results", "load_attributes", "format_table", "select", "plot_results", "analysis_module",
            "sweep_program"]
@@ -33,15 +34,19 @@ _DIRS = (os.path.join(_HERE, "_analysis"),
 
 def analysis_module(name: str):
     """The analysis module `name` ("load_results" or "plot_sweep") of experiments/analysis, imported
-    from the installed copy or the source tree (its directory goes on sys.path: plot_sweep imports
-    load_results by name)."""
-    for directory in _DIRS:
-        if os.path.isfile(os.path.join(directory, name + ".py")):
-            if directory not in sys.path:
-                sys.path.insert(0, directory)
-            return importlib.import_module(name)
-    raise ImportError(f"sketchmm.results: {name}.py not found in {' or '.join(_DIRS)} (install the package "
-                      "with cmake --install or pip, or use it from the repository)")
+    as part of this package (sketchmm._analysis.<name>) from the installed copy or the source tree;
+    sys.path is not changed."""
+    package = f"{__package__}._analysis"
+    if package not in sys.modules:
+        directory = next((d for d in _DIRS if os.path.isfile(os.path.join(d, "load_results.py"))), None)
+        if directory is None:
+            raise ImportError(f"sketchmm.results: the analysis modules are in neither {' nor '.join(_DIRS)} "
+                              "(install the package with cmake --install or pip, or use it from the repository)")
+        module = types.ModuleType(package, "experiments/analysis: the results loader and plots of the sweep")
+        module.__path__ = [directory]
+        module.__package__ = package
+        sys.modules[package] = module
+    return importlib.import_module(f"{package}.{name}")
 
 
 def sweep_program() -> str | None:

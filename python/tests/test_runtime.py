@@ -85,6 +85,14 @@ def test_cdef_matches_the_headers():
     assert in_cdef, "no declarations parsed"
     for name, decl in in_cdef.items():
         assert in_headers.get(name) == decl, f"{name}: cdef {decl!r}, header {in_headers.get(name)!r}"
+    # the constants the cdef repeats have the headers' values
+    defines = re.findall(r"^#define (\w+) (\d+)$", _cdef.CDEF, re.M)
+    assert len(defines) >= 4, defines
+    for name, value in defines:
+        found = re.search(rf"#define {name} (.+)", headers)
+        assert found, name
+        text = re.sub(r"(\d+)[uU]\b", r"\1", found.group(1).split("/*")[0])  # "(1 << 20)", "1u"
+        assert eval(text, {}) == int(value), (name, found.group(1), value)
     # numpy allocates (zeros_padded); sketch_encode(SKETCH_SIMHASH, ...) is sketch_simhash_encode
     not_bound = {"exact_matrix_alloc", "exact_matrix_free", "sketch_simhash_encode"}
     assert set(in_headers) - set(in_cdef) <= not_bound, set(in_headers) - set(in_cdef) - not_bound

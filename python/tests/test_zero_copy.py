@@ -95,3 +95,25 @@ def test_tracemalloc_sees_no_operand_sized_allocation(rng, kind):
     for fn in (lambda: sketchmm.matmul(A, B, out=out), lambda: sketchmm.matmul(A.T, B.T, out=out),
                lambda: sketchmm.approx_matmul(A, B, method="simhash", bits=64, out=out)):
         assert _peak_during(fn) < size // 8
+
+
+def test_float64_converted_once_or_refused_when_strict(rng):
+    """float64 operands are converted to float32 once per call (one copy per operand); set_strict(True)
+    refuses them with InputTypeError, float32 still passes without a copy."""
+    A = rng.standard_normal((40, 30))
+    B = rng.standard_normal((30, 20))
+    before = sketchmm._arrays.copies
+    C = sketchmm.matmul(A, B)
+    assert sketchmm._arrays.copies - before == 2 and C.dtype == np.float32
+    np.testing.assert_allclose(C, A.astype(np.float32) @ B.astype(np.float32), rtol=1e-4, atol=1e-4)
+    try:
+        sketchmm.set_strict(True)
+        with pytest.raises(sketchmm.InputTypeError, match="set_strict"):
+            sketchmm.matmul(A, B)
+        with pytest.raises(sketchmm.InputTypeError, match="float64"):
+            sketchmm.approx_matmul(A.astype(np.float32), B, method="srht", sketch_dim=8)
+        before = sketchmm._arrays.copies
+        sketchmm.matmul(A.astype(np.float32), B.astype(np.float32))
+        assert sketchmm._arrays.copies == before
+    finally:
+        sketchmm.set_strict(False)

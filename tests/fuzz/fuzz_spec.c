@@ -36,7 +36,10 @@
 
 #include <xxhash.h>
 
-#include "sweep.h"
+#include "sweep_cli.h"
+#include "sweep_grid.h"
+#include "sweep_options.h"
+#include "sweep_spec.h"
 
 #define FUZZ_SPEC_MAX_GRID 20000
 #define FUZZ_SPEC_FIXTURE "/tmp/sketchmm_fuzz_spec.h5"
