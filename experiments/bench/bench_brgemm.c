@@ -178,8 +178,9 @@ static void fail_call(const char *what, smm_status s)
 }
 
 /* calls calls of contender who on its C. */
-static void run_calls(const problem *p, int who, int64_t calls)
+static void run_calls(const void *context, int who, int64_t calls)
 {
+    const problem *p = context;
     float *C = p->C[who];
     switch (who) {
     case SMM:
@@ -221,32 +222,6 @@ static void run_calls(const problem *p, int who, int64_t calls)
         for (int64_t c = 0; c < calls; c++)
             naive_brgemm(p, C);
         break;
-    }
-}
-
-static double time_calls(const problem *p, int who, int64_t calls)
-{
-    const double t0 = bench_now_seconds();
-    run_calls(p, who, calls);
-    return bench_now_seconds() - t0;
-}
-
-/*
- * Calls per timed sample: grow the count until the faster of two timed loops
- * lasts MIN_SAMPLE_SECONDS (the faster: a preempted loop would stop the
- * growth too early). Warms the contender up on the way.
- */
-static int64_t calibrate(const problem *p, int who)
-{
-    int64_t calls = 1;
-    for (;;) {
-        const double a = time_calls(p, who, calls), b = time_calls(p, who, calls);
-        const double elapsed = a < b ? a : b;
-        if (elapsed >= MIN_SAMPLE_SECONDS)
-            return calls;
-        double grow = elapsed > 0.0 ? 1.25 * MIN_SAMPLE_SECONDS / elapsed : 16.0;
-        grow = grow < 2.0 ? 2.0 : grow > 16.0 ? 16.0 : grow;
-        calls = (int64_t)ceil((double)calls * grow);
     }
 }
 
@@ -572,7 +547,7 @@ static void measure(problem *p, int reps, double *gflops)
     }
     for (int who = 0; who < IMPLS; who++)
         if (p->active[who])
-            p->calls[who] = calibrate(p, who);
+            p->calls[who] = bench_calibrate_loop(run_calls, p, who, MIN_SAMPLE_SECONDS);
     for (int who = 0; who < IMPLS; who++) /* one untimed round */
         if (p->active[who])
             run_calls(p, who, p->calls[who]);
@@ -582,7 +557,7 @@ static void measure(problem *p, int reps, double *gflops)
             const int who = (rep + turn) % IMPLS; /* round rep starts with contender rep */
             if (p->active[who]) {
                 run_calls(p, who, 1); /* untimed: see measure's comment */
-                const double seconds = time_calls(p, who, p->calls[who]);
+                const double seconds = bench_time_loop(run_calls, p, who, p->calls[who]);
                 samples[who * reps + rep] = flops * (double)p->calls[who] / seconds * 1e-9;
             }
         }

@@ -82,8 +82,9 @@ static void fail_call(const char *what, smm_status s)
     exit(BENCH_EXIT_FAILED);
 }
 
-static void run_calls(const problem *p, int who, int64_t calls)
+static void run_calls(const void *context, int who, int64_t calls)
 {
+    const problem *p = context;
     float *C = p->C[who];
     const int m = (int)p->m, n = (int)p->n, k = (int)p->k;
     switch (who) {
@@ -105,28 +106,6 @@ static void run_calls(const problem *p, int who, int64_t calls)
             p->openblas((int)SMM_ROW_MAJOR, (int)SMM_NO_TRANS, (int)SMM_NO_TRANS, m, n, k, 1.0f, p->A, k, p->B, n,
                         1.0f, C, n);
         break;
-    }
-}
-
-static double time_calls(const problem *p, int who, int64_t calls)
-{
-    const double t0 = bench_now_seconds();
-    run_calls(p, who, calls);
-    return bench_now_seconds() - t0;
-}
-
-/* Calls per sample: grown until the faster of two timed loops lasts MIN_SAMPLE_SECONDS. */
-static int64_t calibrate(const problem *p, int who)
-{
-    int64_t calls = 1;
-    for (;;) {
-        const double a = time_calls(p, who, calls), b = time_calls(p, who, calls);
-        const double elapsed = a < b ? a : b;
-        if (elapsed >= MIN_SAMPLE_SECONDS)
-            return calls;
-        double grow = elapsed > 0.0 ? 1.25 * MIN_SAMPLE_SECONDS / elapsed : 16.0;
-        grow = grow < 2.0 ? 2.0 : grow > 16.0 ? 16.0 : grow;
-        calls = (int64_t)ceil((double)calls * grow);
     }
 }
 
@@ -179,14 +158,14 @@ static int run_shape(problem *p, peer_blas *openblas, int reps, double *gflops)
     }
     for (int who = 0; who < IMPLS; who++)
         if (p->active[who])
-            p->calls[who] = calibrate(p, who);
+            p->calls[who] = bench_calibrate_loop(run_calls, p, who, MIN_SAMPLE_SECONDS);
     const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k;
     for (int rep = 0; rep < reps; rep++)
         for (int turn = 0; turn < IMPLS; turn++) {
             const int who = (rep + turn) % IMPLS;
             if (p->active[who]) {
                 run_calls(p, who, 1);
-                samples[who * reps + rep] = flops * (double)p->calls[who] / time_calls(p, who, p->calls[who]) * 1e-9;
+                samples[who * reps + rep] = flops * (double)p->calls[who] / bench_time_loop(run_calls, p, who, p->calls[who]) * 1e-9;
             }
         }
     for (int who = 0; who < IMPLS; who++)
