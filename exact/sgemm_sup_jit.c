@@ -65,7 +65,7 @@ static brgemm_jit_fn block_kernel(jit_writer writer, smm_isa isa, int64_t rows, 
     return (brgemm_jit_fn)(uintptr_t)jit_kernel_entry(kernel, BRGEMM_JIT_STRIDED);
 }
 
-int sgemm_sup_generated(const sgemm_kernels *t, int threads, int64_t m, int64_t n, int64_t k, float alpha,
+int sgemm_sup_generated(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k, float alpha,
                         sgemm_view A, const float *b, int64_t rsb, float beta, float *C, int64_t ldc)
 {
     const smm_isa isa = path_of(t->sup);

@@ -38,6 +38,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "test_config.h"
 #include "test_util.h"
 
 #include "exact/brgemm_jit.h"
@@ -387,7 +388,8 @@ END_TEST
  * layouts, every transpose pair, every update mode (beta == 0 with NaN and
  * Inf in C), edge sizes of every register tile, padded leading dimensions,
  * and depths of one, two and three of the packed path's blocks of k (256,
- * summed block after block on both paths).
+ * summed block after block on both paths), under each path's default
+ * configuration and under one with kc 96.
  */
 START_TEST(test_small_sgemm)
 {
@@ -424,8 +426,19 @@ START_TEST(test_small_sgemm)
         if (beta == 0.0f)
             for (int64_t x = 0; x < sc; x += 3)
                 C0[x] = x % 2 ? NAN : INFINITY;
-        for (int ii = 0; ii < nisa; ii++) {
-            ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int ii = 0; ii < 2 * nisa; ii++) {
+            /* each path under its default configuration, then under one with kc 96 (deep products cross
+             * several blocks) */
+            const smm_isa isa = isas[ii / 2];
+            ck_assert_int_eq(smm_set_isa(isa), SMM_OK);
+            tuning_state saved;
+            memset(&saved, 0, sizeof saved);
+            if (ii % 2) {
+                tuning_params p;
+                tuning_default_params(isa, 0, &p);
+                p.kc = 96;
+                saved = use_config(isa, &p);
+            }
             for (int jit = 1; jit >= 0; jit--) {
                 float *C = jit ? got : want;
                 memcpy(C, C0, (size_t)sc * sizeof(float));
@@ -438,11 +451,13 @@ START_TEST(test_small_sgemm)
             }
             for (int64_t x = 0; x < sc; x++)
                 if (memcmp(&got[x], &want[x], sizeof(float)) != 0)
-                    ck_abort_msg("%s %s %c%c m=%lld n=%lld k=%lld alpha=%g beta=%g: C[%lld] = %a generated, %a "
+                    ck_abort_msg("%s (%s) %s %c%c m=%lld n=%lld k=%lld alpha=%g beta=%g: C[%lld] = %a generated, %a "
                                  "precompiled",
-                                 smm_isa_name(isas[ii]), row ? "row" : "col", ta == SMM_TRANS ? 'T' : 'N',
-                                 tb == SMM_TRANS ? 'T' : 'N', (long long)m, (long long)n, (long long)k,
+                                 smm_isa_name(isa), ii % 2 ? "kc 96" : "default", row ? "row" : "col",
+                                 ta == SMM_TRANS ? 'T' : 'N', tb == SMM_TRANS ? 'T' : 'N', (long long)m, (long long)n, (long long)k,
                                  (double)alpha, (double)beta, (long long)x, (double)got[x], (double)want[x]);
+            if (ii % 2)
+                restore_config(&saved);
             compared++;
         }
         free(A);
@@ -451,7 +466,7 @@ START_TEST(test_small_sgemm)
         free(got);
         free(want);
     }
-    ck_assert_int_eq(compared, 160 * nisa);
+    ck_assert_int_eq(compared, 2 * 160 * nisa);
     test_restore_defaults();
 }
 END_TEST

@@ -89,7 +89,8 @@ typedef enum {
     /* 15 and 16: the tools' file statuses, DATASET_ERR_IO and DATASET_ERR_BAD_FORMAT (data/dataset.h) */
     SMM_ERR_BAD_ARGUMENT = 17,   /* another argument is out of its documented range, or an output overlaps an
                                     input where the function forbids it */
-    SMM_ERR_NO_EXEC_MEMORY = 18  /* the system refuses executable memory for generated code (smm_jit_status,
+    SMM_ERR_FILE = 18,           /* a file the call writes could not be written (tuning.h: smm_tune) */
+    SMM_ERR_NO_EXEC_MEMORY = 19  /* the system refuses executable memory for generated code (smm_jit_status,
                                     sketchmm/jit.h: the precompiled kernels run instead) */
 } smm_status;
 
