@@ -59,7 +59,8 @@ typedef struct {
 
 /*
  * Resolve the process-wide ISA path and thread count into *ctx.
- * Returns SMM_OK or the selection error described in common.h.
+ * Returns SMM_OK or the selection error described in common.h (an
+ * unparsable SKETCHMM_JIT included).
  */
 smm_status smm_context_current(smm_context *ctx);
 
@@ -77,6 +78,13 @@ static inline int smm_isa_now(void)
     const int sel = atomic_load_explicit(&smm_isa_selection, memory_order_relaxed);
     return sel != 0 ? sel : smm_isa_resolve();
 }
+
+/*
+ * Run-time code generation on or off (smm_set_jit, SKETCHMM_JIT): 1 or 0,
+ * read with one load once resolved; an unparsable SKETCHMM_JIT counts as off
+ * here (smm_context_current reports it).
+ */
+int smm_jit_now(void);
 
 /* ---- argument checks (no memory is touched) ---- */
 

@@ -45,6 +45,10 @@ smm_status sgemm_sup_run(const sgemm_target *t, int threads, int64_t m, int64_t 
         b = copy;
         rsb = n;
     }
+    if (sgemm_sup_generated(t, threads, m, n, k, alpha, A, b, rsb, beta, C, ldc)) {
+        smm_aligned_free(copy);
+        return SMM_OK;
+    }
 
     const int mr = t->sup_mr, nr = t->sup_nr;
     const int64_t row_tiles = (m + mr - 1) / mr, col_tiles = (n + nr - 1) / nr;

@@ -25,4 +25,14 @@ smm_status sgemm_sup_run(const sgemm_target *t, int threads, int64_t m, int64_t 
                          float alpha, sgemm_view A, sgemm_view B, float beta, float *C,
                          int64_t ldc);
 
+/*
+ * The same product on a generated kernel (sgemm_sup_jit.c), B given as b
+ * with unit column stride and row stride rsb: returns 1 when it ran (the
+ * same bits as t->sup), 0 when the precompiled kernel is to run instead
+ * (generation off, no generator for t's path, a product for several
+ * threads, or no kernel to be had).
+ */
+int sgemm_sup_generated(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k, float alpha,
+                        sgemm_view A, const float *b, int64_t rsb, float beta, float *C, int64_t ldc);
+
 #endif /* SGEMM_SUP_H */

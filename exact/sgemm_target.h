@@ -222,6 +222,12 @@ void sgemm_sup_avx512_12x32(int64_t rows, int64_t cols, int64_t k, float alpha, 
                             int64_t rsa, int64_t csa, const float *B, int64_t rsb, float beta,
                             float *C, int64_t ldc);
 #endif
+#if defined(__aarch64__)
+/* Advanced SIMD: tiles up to 8 x 12, partial column groups read and written lane by lane. */
+void sgemm_sup_neon_8x12(int64_t rows, int64_t cols, int64_t k, float alpha, const float *A,
+                         int64_t rsa, int64_t csa, const float *B, int64_t rsb, float beta,
+                         float *C, int64_t ldc);
+#endif
 
 /* ---- the micro-kernels (one file per ISA; see sgemm_kernel_fn) ---- */
 

@@ -25,9 +25,11 @@
  * Products of at most sup_max_macs multiply-adds (160^3, about 4.1 million)
  * skip packing and run the target's small-product kernel on the operands as
  * they are: measured on an Ice Lake core, packing costs a third of the time
- * at n = 64 and stops losing to the unpacked kernel near n = 192. The
- * scalar and NEON targets have none (sgemm_sup_scalar in sgemm_target.h
- * says why the scalar twin is not the scalar target's).
+ * at n = 64 and stops losing to the unpacked kernel near n = 192. NEON
+ * takes the same bound (not measured on AArch64 hardware; its small
+ * products run generated code where generation is on). The scalar target
+ * has none (sgemm_sup_scalar in sgemm_target.h says why the scalar twin is
+ * not the scalar target's).
  *
  * Shapes beyond the first are alternatives the tuner measures (see the
  * kernel files for what each trades); every shape of a path computes the
@@ -76,8 +78,8 @@ static const sgemm_kernels table[SMM_ISA_COUNT] = {
                        .fused = 1,
                        .pack_lines = sgemm_pack_lines_scalar,
                        .pack_rows = sgemm_pack_rows_scalar,
-                       .sup = NULL,
-                       .mc = 192, .kc = 256, .nc = 4092 },
+                       .sup = sgemm_sup_neon_8x12, .sup_mr = 8, .sup_nr = 12,
+                       .mc = 192, .kc = 256, .nc = 4092, .sup_max_macs = 160.0 * 160.0 * 160.0 },
 #endif
 };
 

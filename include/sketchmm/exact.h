@@ -43,7 +43,10 @@ extern "C" {
  * unpacked kernel. The kernel shape, the block sizes, the threshold of the
  * small products and how threads share the work come from the exact core's
  * configuration (sketchmm/tuning.h: a tuning file, else a model of the CPU's
- * caches). Threads (OpenMP) split the rows and columns of C, never k.
+ * caches). A small product that runs on one thread runs a kernel written for
+ * its exact shape when code generation is on (sketchmm/jit.h; the same bits
+ * as the precompiled unpacked kernel). Threads (OpenMP) split the rows and
+ * columns of C, never k.
  *
  * Results are bit-identical for any thread count. Different ISA paths round
  * differently (FMA, summation order), and so may different configurations

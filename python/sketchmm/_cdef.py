@@ -15,7 +15,7 @@ typedef enum {
     SMM_ERR_OVERFLOW = 4, SMM_ERR_BAD_LAYOUT = 5, SMM_ERR_BAD_TRANS = 6, SMM_ERR_BAD_BITS = 7,
     SMM_ERR_BAD_METHOD = 8, SMM_ERR_BAD_ISA = 9, SMM_ERR_ISA_UNAVAILABLE = 10, SMM_ERR_BAD_ENV = 11,
     SMM_ERR_BAD_THREADS = 12, SMM_ERR_NO_MEMORY = 13, SMM_ERR_NON_FINITE = 14, SMM_ERR_BAD_ARGUMENT = 17,
-    SMM_ERR_FILE = 18
+    SMM_ERR_FILE = 18, SMM_ERR_NO_EXEC_MEMORY = 19
 } smm_status;
 typedef enum { SMM_ISA_AUTO = 0, SMM_ISA_SCALAR = 1, SMM_ISA_AVX2 = 2, SMM_ISA_AVX512 = 3, SMM_ISA_NEON = 4 } smm_isa;
 
@@ -32,6 +32,21 @@ smm_status smm_set_isa(smm_isa isa);
 smm_status smm_get_isa(smm_isa *isa);
 smm_status smm_set_num_threads(int n);
 int smm_get_num_threads(void);
+smm_status smm_set_jit(int mode);
+int smm_get_jit(void);
+
+/* jit.h */
+typedef struct {
+    int64_t generated;
+    int64_t hits;
+    int64_t failed;
+    int64_t evicted;
+    int64_t kernels;
+    int64_t code_bytes;
+    double generate_seconds;
+} smm_jit_stats;
+void smm_jit_get_stats(smm_jit_stats *stats);
+smm_status smm_jit_status(void);
 
 /* exact.h */
 smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,

@@ -15,7 +15,8 @@ classes before any C call, with ``status`` None.
     |-- InputTypeError (TypeError)          an operand of a kind that cannot become float32 (Python side)
     |-- ResourceError (MemoryError)         SMM_ERR_NO_MEMORY, SMM_ERR_OVERFLOW (a size beyond the address space)
     |-- PlatformError (RuntimeError)        SMM_ERR_ISA_UNAVAILABLE, SMM_ERR_BAD_ENV (SKETCHMM_ISA,
-    |                                        SKETCHMM_NUM_THREADS unparsable)
+    |                                        SKETCHMM_NUM_THREADS, SKETCHMM_JIT unparsable),
+    |                                        SMM_ERR_NO_EXEC_MEMORY (runtime.jit_status only)
     `-- FileError (OSError)                 SMM_ERR_FILE (the tuner could not write its file)
 """
 
@@ -62,8 +63,9 @@ class ResourceError(SketchmmError, MemoryError):
 
 
 class PlatformError(SketchmmError, RuntimeError):
-    """The selected instruction-set path is not available on this CPU or build, or SKETCHMM_ISA /
-    SKETCHMM_NUM_THREADS hold a value the library cannot parse."""
+    """The selected instruction-set path is not available on this CPU or build, SKETCHMM_ISA /
+    SKETCHMM_NUM_THREADS / SKETCHMM_JIT hold a value the library cannot parse, or the system refuses
+    executable memory for generated code."""
 
 
 class FileError(SketchmmError, OSError):
@@ -80,6 +82,7 @@ _FAMILY_BY_NAME = {
     "SMM_ERR_BAD_ENV": PlatformError, "SMM_ERR_BAD_THREADS": InvalidArgumentError,
     "SMM_ERR_NO_MEMORY": ResourceError, "SMM_ERR_NON_FINITE": NonFiniteError,
     "SMM_ERR_BAD_ARGUMENT": InvalidArgumentError, "SMM_ERR_FILE": FileError,
+    "SMM_ERR_NO_EXEC_MEMORY": PlatformError,
 }
 _FAMILY = {value: _FAMILY_BY_NAME[name] for value, name in STATUS_NAMES.items() if name in _FAMILY_BY_NAME}
 

@@ -6,7 +6,10 @@ versions ("avx2": AVX2 + FMA + POPCNT; "avx512": AVX-512 F/BW/DQ/VL; "neon":
 AArch64). The path is chosen once per process: "auto" takes the environment
 variable SKETCHMM_ISA when set, else the best path the CPU supports. Threads
 (OpenMP) default to SKETCHMM_NUM_THREADS when set, else OpenMP's maximum; results
-never depend on the thread count.
+never depend on the thread count. Run-time code generation (batch-reduce GEMM
+plans, the unary primitives, small matrix products on the avx2, avx512 and neon
+paths) is on unless SKETCHMM_JIT=0 or set_jit(False); generated and precompiled
+kernels give the same bits.
 
 The exact core (exact_sgemm and what is built on it) runs with a configuration per
 path: micro-kernel shape, cache blocks, threading split, prefetch distance,
@@ -27,9 +30,9 @@ from ._lib import path as library_path
 from ._methods import CODE_METHODS, METHODS, enum_names
 from .errors import InvalidArgumentError, check
 
-__all__ = ["isa", "set_isa", "isa_supported", "supported_isas", "num_threads", "set_num_threads",
-           "version", "version_number", "kernel_names", "methods", "library_path", "ISAS",
-           "exact_config", "tuning_path", "reload_tuning", "tune"]
+__all__ = ["isa", "set_isa", "isa_supported", "supported_isas", "num_threads", "set_num_threads", "jit",
+           "set_jit", "jit_status", "jit_stats", "version", "version_number", "kernel_names", "methods",
+           "library_path", "ISAS", "exact_config", "tuning_path", "reload_tuning", "tune"]
 
 # name -> smm_isa value
 ISAS = enum_names(lib.smm_isa_name, range(16))
@@ -77,6 +80,38 @@ def set_num_threads(n: int) -> None:
     """Threads for every later computing call; 0 restores the default (SKETCHMM_NUM_THREADS, else
     OpenMP's maximum). Raises InvalidArgumentError for n < 0 or n > 4096."""
     check(lib.smm_set_num_threads(_arrays.integer(n, "threads", 0, 4096)), "set_num_threads")
+
+
+def jit() -> bool:
+    """Whether run-time code generation is on (False also while SKETCHMM_JIT cannot be parsed)."""
+    return bool(lib.smm_get_jit())
+
+
+def set_jit(on) -> None:
+    """Turn run-time code generation on (True) or off (False) for later plans and calls (a
+    brgemm plan keeps what it was made with); None restores the default, re-reading SKETCHMM_JIT
+    (raises PlatformError when it cannot be parsed). Not to be called while another thread is
+    inside a sketchmm call."""
+    if on is not None and not isinstance(on, bool):
+        raise InvalidArgumentError(f"set_jit takes True, False or None, not {on!r}")
+    check(lib.smm_set_jit(-1 if on is None else int(on)), "set_jit")
+
+
+def jit_status() -> None:
+    """Raises PlatformError (status SMM_ERR_NO_EXEC_MEMORY) when the system refuses executable memory
+    for generated code: the precompiled kernels then run. Returns None when generated code can run."""
+    check(lib.smm_jit_status(), "jit_status")
+
+
+def jit_stats() -> dict[str, float]:
+    """What the code generator has done (sketchmm/jit.h): kernels generated, cache hits, requests that
+    got no kernel (failed), kernels evicted from the cache, kernels and bytes of code held now, and
+    the seconds spent generating."""
+    stats = ffi.new("smm_jit_stats *")
+    lib.smm_jit_get_stats(stats)
+    return {"generated": int(stats.generated), "hits": int(stats.hits), "failed": int(stats.failed),
+            "evicted": int(stats.evicted), "kernels": int(stats.kernels), "code_bytes": int(stats.code_bytes),
+            "generate_seconds": float(stats.generate_seconds)}
 
 
 def version() -> str:

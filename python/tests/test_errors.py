@@ -33,7 +33,7 @@ def _untouched(*arrays):
 def test_every_status_has_its_family():
     families = {1: InvalidArgumentError, 2: ShapeError, 3: ShapeError, 4: errors.ResourceError,
                 13: errors.ResourceError, 10: PlatformError, 11: PlatformError, 14: NonFiniteError,
-                17: InvalidArgumentError, 18: errors.FileError}
+                17: InvalidArgumentError, 18: errors.FileError, 19: PlatformError}
     for status, name in errors.STATUS_NAMES.items():
         if status == 0:
             errors.check(0, "f")  # no exception

@@ -122,6 +122,42 @@ def test_exit_while_openmp_threads_spin():
         assert r.returncode == 0 and r.stdout.strip() == "(300, 300) (300, 300)", (r.returncode, r.stdout, r.stderr)
 
 
+def test_jit_switch_gives_the_same_bits(rng):
+    """Run-time code generation on and off: the same bits from brgemm, unary and small products."""
+    assert sketchmm.jit() is True  # on by default (the suite does not set SKETCHMM_JIT)
+    assert sketchmm.jit_status() is None
+    A = rng.standard_normal((5, 13, 7)).astype(np.float32)
+    B = rng.standard_normal((5, 7, 29)).astype(np.float32)
+    X = rng.standard_normal((130, 97)).astype(np.float32)
+    X[0, :5] = [np.nan, -0.0, np.inf, -np.inf, -1.0]
+    S = rng.standard_normal((24, 40)).astype(np.float32)
+    T = rng.standard_normal((40, 17)).astype(np.float32)
+    results = {}
+    try:
+        for on in (True, False):
+            sketchmm.set_jit(on)
+            assert sketchmm.jit() is on
+            before = sketchmm.jit_stats()
+            results[on] = (sketchmm.brgemm(A, B, alpha=1.5), sketchmm.relu(X), sketchmm.transpose(X),
+                           sketchmm.matmul(S, T))
+            after = sketchmm.jit_stats()
+            used = after["generated"] + after["hits"] - before["generated"] - before["hits"]
+            generating = sketchmm.isa() in ("avx2", "avx512", "neon")
+            assert (used > 0) == (on and generating), (on, sketchmm.isa(), before, after)
+        for got, want in zip(results[True], results[False]):
+            np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+        np.testing.assert_allclose(results[True][3], S @ T, rtol=1e-5, atol=1e-5)
+        with pytest.raises(sketchmm.InvalidArgumentError):
+            sketchmm.set_jit(2)
+        stats = sketchmm.jit_stats()
+        assert set(stats) == {"generated", "hits", "failed", "evicted", "kernels", "code_bytes",
+                              "generate_seconds"}
+        assert all(v >= 0 for v in stats.values())
+    finally:
+        sketchmm.set_jit(None)
+    assert sketchmm.jit() is True
+
+
 def test_exact_config_reports_the_configuration():
     c = sketchmm.exact_config()
     assert c["isa"] == sketchmm.isa()
