@@ -88,7 +88,7 @@ start() {
   cat >"$dir/slurm.conf" <<EOF
 # A single-node cluster of this machine (experiments/slurm/local_cluster.sh).
 ClusterName=sketchmm
-SlurmctldHost=localhost
+SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 SlurmUser=root
