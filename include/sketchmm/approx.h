@@ -143,18 +143,23 @@
  *                               "Multiplying Matrices Without Multiplying",
  *                               ICML 2021): PQ with the roles swapped and
  *                               learned hash trees instead of nearest
- *                               centroids. k is cut into C = s contiguous
+ *                               centroids, of DIRECTIONS: a vector x is its
+ *                               norm |x| (kept exactly) times u(x) = x / |x|
+ *                               (norm in double, u rounded to float), so the
+ *                               code does not depend on the scale of x. k is
+ *                               cut into C = s contiguous
  *                               subspaces as for SKETCH_PQ (1 <= C <= min(k,
  *                               256)). Codebook c has a balanced binary tree of
  *                               4 levels, one split dimension per level (in its
  *                               subspace) and one threshold per node; a_i's
  *                               code in c is its leaf (0..15), reached by 4
- *                               comparisons x[j_t] >= threshold (right),
- *                               no multiply; and 16 prototypes P_{c,l} of
- *                               dimension k, so a_i ~ q(a_i) = sum_c
- *                               P_{c,code_c(a_i)}. Training on op(B)'s
- *                               columns (at most 4096, drawn from the seed:
- *                               queries assumed drawn like the data), greedy
+ *                               comparisons u(a_i)[j_t] >= threshold (right);
+ *                               and 16 prototypes P_{c,l} of
+ *                               dimension k, so a_i ~ q(a_i) = |a_i| sum_c
+ *                               P_{c,code_c(a_i)}. Training on the directions
+ *                               of op(B)'s columns (at most 4096, drawn from
+ *                               the seed: queries assumed to point like the
+ *                               data, at any scale), greedy
  *                               per level: of the 4 dimensions of largest
  *                               within-bucket variance, the one whose optimal
  *                               per-bucket thresholds (by sorting and running
@@ -173,13 +178,23 @@
  *                               b_j> (exact_sgemm), quantized to bytes as
  *                               SKETCH_PQ's query tables (step delta_j per
  *                               column, an offset per codebook), and
- *                               est_ij = delta_j sum_c lut_j[c][code_c(a_i)]
- *                               + bias_j, summed exactly by SKETCH_PQ's scan
- *                               kernels. Error: <q(a_i) - a_i, b_j> (the
- *                               trees' quantization of a_i, shrinking on
- *                               average as C grows when the rows of op(A) are
- *                               like op(B)'s columns) plus at most C delta_j /
- *                               2 from the byte tables. Not unbiased; the
+ *                               est_ij = (delta_j sum_c lut_j[c][code_c(a_i)]
+ *                               + bias_j) |a_i|, the sum exact by SKETCH_PQ's
+ *                               scan kernels. Error: <q(a_i) - a_i, b_j> (the
+ *                               trees' quantization of a_i's direction,
+ *                               shrinking on average as C grows when the rows
+ *                               of op(A) point like op(B)'s columns) plus at
+ *                               most |a_i| C delta_j / 2 from the byte tables.
+ *                               Where it fails (measured in docs/methods.md):
+ *                               directions whose variance is spread evenly
+ *                               over many weakly correlated dimensions
+ *                               (texture-like images, noise over a low-rank
+ *                               signal: 4 comparisons per subspace see too
+ *                               little of it), heavy-tailed coordinates (the
+ *                               least-squared-error splits cut off a few
+ *                               outliers and leave almost every vector in one
+ *                               leaf), and queries that point elsewhere than
+ *                               the data (another distribution). Not unbiased; the
  *                               tables, hence C, are bit-identical for every
  *                               thread count and equal across ISA paths up to
  *                               exact_sgemm's rounding of T_j (which can move
@@ -190,9 +205,9 @@
  *                               + (16 C)^3 / 6 + 2 (16 C)^2 k flops in double
  *                               for the ridge regression, then 32 C k flops
  *                               per column for its table (SGEMM); a product:
- *                               4 C comparisons per row of op(A) to encode it
- *                               (only 4 C of its k values are read), then C
- *                               lookups per entry.
+ *                               2 k flops (its norm) and 4 C comparisons per
+ *                               row of op(A) to encode it, then C lookups per
+ *                               entry.
  *
  * Reproducibility: every method's randomness is a function of (method, seed,
  * sizes) alone. The sketch-family methods give bit-identical C for every
@@ -228,12 +243,10 @@
  * (the same bits as without this step). Two powers of two s outside the
  * window give the same bits; top-k values are the exact products of the
  * caller's data rounded to float. The sketch families are scale-free by
- * themselves (norms in double, codes of directions). SKETCH_MADDNESS is the
- * exception by design: its trees, learned on op(B)'s columns, encode op(A)'s
- * rows, so it assumes both come from one distribution; it is scale-free
- * when both are scaled by the same s (estimates times s^2), and op(A) is
- * scaled by op(B)'s power of two. An op(A) at another scale than op(B)
- * (A / s with B s) gets a meaningless estimate, with SMM_OK.
+ * themselves (norms in double, codes of directions); so is SKETCH_MADDNESS's
+ * encoding of op(A) (codes of directions, norms in double), whose trees are
+ * learned on op(B)'s directions: op(A) at any scale against op(B) at any
+ * other gives est(A / s, B s) = est(A, B) (bit for bit for powers of two).
  *
  * Non-finite values and overflow (SMM_ERR_NON_FINITE, nothing written)
  * - NaN or Inf anywhere in the A or B a call reads, for every method and
@@ -246,8 +259,6 @@
  * - The sketch families' norms |a_i| and |b_j| (the estimate needs them as
  *   floats): a vector whose norm exceeds FLT_MAX (entries near FLT_MAX)
  *   fails; approx_plan_create fails this way for op(B)'s norms.
- * - SKETCH_MADDNESS: op(A) times op(B)'s power of two overflowing (an op(A)
- *   near FLT_MAX against an op(B) near 2^-100).
  * - The classical methods' sketched factors AS = op(A) S and SB = S^T op(B)
  *   are checked as they are made (O(s (m + n)) reads); on data brought into
  *   the safe range they do not overflow.
@@ -339,8 +350,9 @@ SMM_API int32_t approx_default_size(sketch_method method);
  * vectors of dimension k: a sketch family's code and float norm
  * (ceil(size / 64) * 8 + 4), a classical method's or lowrank's s floats
  * (4 s), pq's M 4-bit codes of a column of op(B) (ceil(M / 2)), maddness's
- * C 4-bit leaf codes of a row of op(A) (ceil(C / 2); its plan also keeps 16 C
- * + 8 bytes of tables per column of op(B)). size 0 is the method's default.
+ * C 4-bit leaf codes and float norm of a row of op(A) (ceil(C / 2) + 4; its
+ * plan also keeps 16 C + 8 bytes of tables per column of op(B)). size 0 is
+ * the method's default.
  * -1 for an unknown method or a size out of range.
  */
 SMM_API int64_t approx_encoded_bytes(sketch_method method, int32_t size, int64_t k);
