@@ -249,6 +249,41 @@ START_TEST(test_sweep_topk_gaussian)
 }
 END_TEST
 
+/* The texture data set: its rows, its parameter in the spec (and so in each configuration's key). */
+START_TEST(test_sweep_topk_texture)
+{
+    char out[1024];
+    test_tmp_path("tex.h5", out, sizeof out);
+    const char *args[] = { "--mode", "topk", "--dataset", "texture", "--beta", "2.5", "--queries", "20",
+                           "--database", "300", "--k", "64", "--topk", "5", "--candidates", "10,300",
+                           "--methods", "maddness,pq", "--topk-sizes", "maddness=8", "--topk-sizes", "pq=8",
+                           "--topk-reps", "1", "--warmup", "0", "--threads", "1", "--out", out, NULL };
+    int rc = run_sweep(args);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    hid_t file = open_results(out);
+    int64_t count;
+    row_view *rows = read_rows(file, &count);
+    ck_assert_int_eq(count, 4);
+    for (int i = 0; i < 4; i++) {
+        const row_view *r = &rows[i];
+        ck_assert_str_eq(r->dataset, "texture");
+        ck_assert_str_eq(r->method, i < 2 ? "maddness" : "pq");
+        ck_assert_int_eq(r->k, 64);
+        ck_assert_int_eq(r->status, 0);
+        ck_assert_msg(r->recall >= 0.0 && r->recall <= 1.0, "recall %g", r->recall);
+        if (r->candidates == 300)
+            ck_assert_msg(r->recall == 1.0, "%s: recall %g with every candidate", r->method, r->recall);
+    }
+    char *spec = read_attr_string(file, "spec");
+    ck_assert_msg(strstr(spec, "\"beta\":2.5") != NULL, "spec %s", spec);
+    free(spec);
+    free(rows);
+    H5Fclose(file);
+}
+END_TEST
+
 START_TEST(test_sweep_both_then_overwrite)
 {
     char out[1024];
@@ -336,6 +371,8 @@ START_TEST(test_sweep_rejects_bad_command_lines)
         { "--topk", "0", NULL },
         { "--alignment", "1.5", "--dataset", "clustered", NULL },
         { "--alignment", "0.5", NULL },           /* not for fashion-mnist */
+        { "--beta", "2", NULL },                  /* texture only */
+        { "--beta", "8.5", "--dataset", "texture", NULL },
         { "--k", "100", NULL },                   /* fashion-mnist has k = 784 */
         { "--m", "40000", "--n", "30000", NULL }, /* more than 60000 images */
         { "--queries", "10001", NULL },           /* 10000 test images */
@@ -523,6 +560,19 @@ START_TEST(test_sweep_spec_good)
     ck_assert_msg(file_contains(log_path(), "dense gaussian 4096x4096x784") &&
                       file_contains(log_path(), "topk gaussian 2000x60000x784"),
                   "the Gaussian sweep's shapes");
+
+    /* experiments/specs/texture.json, the learned methods' hard case that it runs third: 56 configurations. */
+    snprintf(path, sizeof path, "%s/../experiments/specs/texture.json", dir);
+    const char *texture[] = { "--spec", path, "--dry-run", NULL };
+    rc = run_sweep(texture);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 56);
+    ck_assert_msg(file_contains(log_path(), "dense texture 4096x4096x784") &&
+                      file_contains(log_path(), "topk texture 2000x60000x784") &&
+                      file_contains(log_path(), "\"beta\":2"),
+                  "the texture sweep's shapes and spectrum");
 }
 END_TEST
 
@@ -969,6 +1019,7 @@ static Suite *sweep_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_sweep_dense_clustered);
     tcase_add_test(tc, test_sweep_topk_gaussian);
+    tcase_add_test(tc, test_sweep_topk_texture);
     tcase_add_test(tc, test_sweep_both_then_overwrite);
     tcase_add_test(tc, test_sweep_rejects_bad_command_lines);
     tcase_add_test(tc, test_sweep_help);
