@@ -60,6 +60,17 @@ static void check_times(const row_view *r)
                   "speedup %g is not exact/approx", r->speedup);
 }
 
+/* Run the sweep with args (exit status 0 asserted, its log shown otherwise) and read the rows of out. */
+static row_view *run_and_read(const char **args, const char *out, hid_t *file, int64_t *count)
+{
+    int rc = run_sweep(args);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+    *file = open_results(out);
+    return read_rows(*file, count);
+}
+
 START_TEST(test_sweep_dense_clustered)
 {
     char out[1024];
@@ -258,13 +269,9 @@ START_TEST(test_sweep_topk_texture)
                            "--database", "300", "--k", "64", "--topk", "5", "--candidates", "10,300",
                            "--methods", "maddness,pq", "--topk-sizes", "maddness=8", "--topk-sizes", "pq=8",
                            "--topk-reps", "1", "--warmup", "0", "--threads", "1", "--out", out, NULL };
-    int rc = run_sweep(args);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
-    hid_t file = open_results(out);
+    hid_t file;
     int64_t count;
-    row_view *rows = read_rows(file, &count);
+    row_view *rows = run_and_read(args, out, &file, &count);
     ck_assert_int_eq(count, 4);
     for (int i = 0; i < 4; i++) {
         const row_view *r = &rows[i];
@@ -853,13 +860,9 @@ START_TEST(test_sweep_file_datasets)
     const char *dense[] = { "--mode", "dense", "--datasets", spec_h5, "--shapes", "100x150",
                             "--methods", "simhash,srht", "--bits", "64", "--sketch-dims", "16",
                             "--reps", "1", "--warmup", "0", "--threads", "1", "--out", out, NULL };
-    int rc = run_sweep(dense);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
-    hid_t file = open_results(out);
+    hid_t file;
     int64_t count;
-    row_view *rows = read_rows(file, &count);
+    row_view *rows = run_and_read(dense, out, &file, &count);
     ck_assert_int_eq(count, 2);
     for (int i = 0; i < 2; i++) {
         const row_view *r = &rows[i];
