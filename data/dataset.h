@@ -97,6 +97,30 @@ smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
                                    char *msg, size_t msg_size);
 
 /*
+ * dataset_idx_images_shape - the header of an IDX image file without its
+ * values: *count images of *pixels (rows * cols) values each. A plain
+ * file's length must match its header; a gzip stream is not read past its
+ * header. Statuses of dataset_load_idx_images; on failure both are 0.
+ */
+smm_status dataset_idx_images_shape(const char *path, int64_t *count, int64_t *pixels,
+                                    char *msg, size_t msg_size);
+
+/*
+ * dataset_load_idx_image_rows - images first .. first + count - 1 of an IDX
+ * image file as dataset_load_idx_images reads them (count x pixels, values
+ * p / 255), for a process that holds one slice of a database. Only the
+ * slice is kept in memory. A plain (uncompressed) file is read at the slice
+ * alone, after its length has been compared with its header; a gzip stream
+ * has no random access, so it is inflated from its start and, as by
+ * dataset_load_idx_images, to its end to check its trailer. first >= 0,
+ * count >= 1 and first + count at most the images of the file
+ * (SMM_ERR_BAD_ARGUMENT otherwise); other statuses as
+ * dataset_load_idx_images.
+ */
+smm_status dataset_load_idx_image_rows(const char *path, int64_t first, int64_t count,
+                                       dataset_matrix *out, char *msg, size_t msg_size);
+
+/*
  * dataset_load_idx_labels - read an IDX label file (magic 0x00000801):
  * *labels receives a malloc'ed array of *count bytes (free it with free()).
  * max_rows as in dataset_load_idx_images. Same statuses. On failure *labels
@@ -319,6 +343,16 @@ smm_status dataset_h5_matrix_shape(const char *file, const char *path,
  */
 smm_status dataset_load_h5_matrix(const char *file, const char *path, int64_t max_rows,
                                   dataset_matrix *out, char *msg, size_t msg_size);
+
+/*
+ * dataset_load_h5_rows - rows first .. first + count - 1 of the 2-D dataset
+ * `path` of `file` as floats, for a process that holds one slice of a
+ * database: only those rows are read (an HDF5 hyperslab), and every value
+ * read must be finite. first >= 0, count >= 1 and first + count at most the
+ * dataset's rows (SMM_ERR_BAD_ARGUMENT otherwise); other statuses as above.
+ */
+smm_status dataset_load_h5_rows(const char *file, const char *path, int64_t first, int64_t count,
+                                dataset_matrix *out, char *msg, size_t msg_size);
 
 /* ------------------------------------------------------------------------ */
 /* Nearest-neighbour benchmarks in the ann-benchmarks layout                */

@@ -11,7 +11,11 @@ int sgemm_sup_applies(const sgemm_kernels *t, int64_t m, int64_t n, int64_t k)
     return t->sup != NULL && (double)m * (double)n * (double)k <= t->sup_max_macs;
 }
 
-/* Tile number `tile` (row-major over col_tiles tile columns) of the product. */
+/*
+ * Tile number `tile` (row-major over col_tiles tile columns) of the product, over k in the packed
+ * path's blocks of t->kc with its update (beta, then 1 for every later block): an entry gets the same
+ * bits on both paths, so it does not depend on the shape of the product it is part of.
+ */
 static void sup_tile(const sgemm_kernels *t, int64_t tile, int64_t col_tiles, int64_t m, int64_t n,
                      int64_t k, float alpha, sgemm_view A, const float *b, int64_t rsb, float beta,
                      float *C, int64_t ldc)
@@ -19,8 +23,9 @@ static void sup_tile(const sgemm_kernels *t, int64_t tile, int64_t col_tiles, in
     const int64_t i0 = tile / col_tiles * t->mr, j0 = tile % col_tiles * t->nr;
     const int64_t rows = m - i0 < t->mr ? m - i0 : t->mr;
     const int64_t cols = n - j0 < t->nr ? n - j0 : t->nr;
-    t->sup(rows, cols, k, alpha, A.p + i0 * A.rs, A.rs, A.cs, b + j0, rsb, beta,
-           C + i0 * ldc + j0, ldc);
+    for (int64_t pc = 0; pc < k; pc += t->kc)
+        t->sup(rows, cols, k - pc < t->kc ? k - pc : t->kc, alpha, A.p + i0 * A.rs + pc * A.cs, A.rs, A.cs,
+               b + pc * rsb + j0, rsb, pc == 0 ? beta : 1.0f, C + i0 * ldc + j0, ldc);
 }
 
 smm_status sgemm_sup_run(const sgemm_kernels *t, int threads, int64_t m, int64_t n, int64_t k,

@@ -62,7 +62,9 @@ typedef void (*sgemm_pack_lines_fn)(int w, int64_t lines, int64_t kc, const floa
  * (p, j) at B[p * rsb + j] (unit column stride) and C element (i, j) at
  * C[i * ldc + j]. Only the rows x cols elements of C are read or written.
  * k >= 1; beta == 0 means C is not read. The arithmetic (summation order
- * over p, rounding of the update) is that of the target's packed kernel.
+ * over p, rounding of the update) is that of the target's packed kernel,
+ * and sgemm_sup_run calls it on the packed path's blocks of kc (beta, then
+ * 1): an entry of C gets the same bits on both paths.
  */
 typedef void (*sgemm_sup_fn)(int64_t rows, int64_t cols, int64_t k, float alpha, const float *A,
                              int64_t rsa, int64_t csa, const float *B, int64_t rsb, float beta,
