@@ -36,6 +36,21 @@ typedef struct {
 /* Detected once, then cached; never NULL. */
 const smm_cpu_features *smm_cpu(void);
 
+/*
+ * Who the CPU is, for the tuning file's signature: vendor (x86: the cpuid
+ * vendor string, e.g. "AuthenticAMD"; AArch64: "arm-0x41", the MIDR
+ * implementer), family, model and stepping (x86: display family and model
+ * as lscpu prints them; AArch64: 0, the MIDR part number, variant * 16 +
+ * revision). Unknown fields are 0 and the vendor "unknown". Detected once
+ * (smm_cpu.c); never NULL.
+ */
+typedef struct {
+    char vendor[32];
+    int family, model, stepping;
+} smm_cpu_identity;
+
+const smm_cpu_identity *smm_cpu_id(void);
+
 /* The settings one call runs with, resolved at its public entry point. */
 typedef struct {
     smm_isa isa; /* never SMM_ISA_AUTO */

@@ -29,6 +29,7 @@ const char *smm_status_str(smm_status s)
     case SMM_ERR_NO_MEMORY: return "out of memory";
     case SMM_ERR_NON_FINITE: return "input holds NaN or Inf, or a norm or sketch computed from it overflows float";
     case SMM_ERR_BAD_ARGUMENT: return "an argument is out of its documented range, or an output overlaps an input";
+    case SMM_ERR_FILE: return "a file could not be written";
     }
     return "unknown status code";
 }

@@ -910,9 +910,9 @@ static const sweep_option table[] = {
       "configurations floor(I T / N) .. floor((I+1) T / N) - 1\n"
       "of the T of the grid (blocks, not round-robin, keep a\n"
       "context's data and timing groups together). Combine the\n"
-      "shard files with `sketchmm_sweep merge`. On a cluster, one\n"
-      "shard per SLURM array task: --shard\n"
-      "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" },
+      "shard files with `sketchmm_sweep merge`. On a cluster,\n"
+      "experiments/slurm/sweep.sbatch runs one shard per SLURM\n"
+      "array task" },
     { "out", NULL, "FILE.h5", RUN, SWEEP_KEY_NONE, 0, 0, parse_out, NULL, text_out,
       "results file (default {default}); its directory is\n"
       "created if needed. If it exists and holds the same spec,\n"

@@ -140,7 +140,7 @@ START_TEST(test_sweep_dense_clustered)
 
     /* Attributes of the run. */
     static const char *const string_attrs[] = {
-        "library_version", "git_commit", "isa", "exact_kernel", "hamming_kernel",
+        "library_version", "git_commit", "isa", "exact_kernel", "hamming_kernel", "exact_config", "exact_config_source",
         "cpu_model", "dataset", "start_time", "end_time", "modes", "methods", "bits", "sketch_dims",
         "spec", "shard", "threads", "seed", "shapes"
     };
@@ -167,6 +167,16 @@ START_TEST(test_sweep_dense_clustered)
     v = read_attr_string(file, "isa");
     ck_assert_str_eq(v, rows[0].isa);
     free(v);
+    /* the exact core the speedups were measured against: its kernel and where its configuration came from */
+    v = read_attr_string(file, "exact_config_source");
+    ck_assert_msg(strcmp(v, "tuned") == 0 || strcmp(v, "model") == 0 || strcmp(v, "table") == 0, "source %s", v);
+    char *config = read_attr_string(file, "exact_config"), *kernel = read_attr_string(file, "exact_kernel");
+    char want[96];
+    snprintf(want, sizeof want, "source=%s kernel=%s ", v, kernel);
+    ck_assert_msg(strstr(config, want) != NULL, "exact_config '%s' lacks '%s'", config, want);
+    free(v);
+    free(config);
+    free(kernel);
     static const char *const times[] = { "start_time", "end_time" };
     for (int i = 0; i < 2; i++) {
         v = read_attr_string(file, times[i]);

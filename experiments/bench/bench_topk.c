@@ -9,8 +9,9 @@
  *   exact_topk        sketchmm's exact reference (exact_sgemm blocks + a
  *                     streaming per-row selection).
  *   openblas blocks   the same computation with OpenBLAS's cblas_sgemm in
- *                     place of exact_sgemm: tasks of block_rows() rows (256
- *                     at k = 784), blocks of 2048 columns, one
+ *                     place of exact_sgemm: exact_topk's blocks (its
+ *                     configuration's rows per task and columns per block,
+ *                     exact_topk_block; 256 x 2048 untuned at k = 784), one
  *                     single-threaded SGEMM per block and
  *                     the rows' selections fed from it while it is in the
  *                     cache, the column split of topk_stream when the row
@@ -54,6 +55,7 @@
 #include "bench_modes.h"
 #include "bench_report.h"
 #include "approx/approx_select.h"
+#include "approx/exact_topk.h"
 #include "bench_timing.h"
 #include "cli_args.h"
 #include "data/dataset.h"
@@ -74,7 +76,6 @@
 #define DEFAULT_THREADS 2
 #define DEFAULT_REPS 3
 #define SETTLE_SECONDS 0.03     /* pause before each timed call (idle OpenMP / BLAS threads stop spinning) */
-#define BLOCK_COLS 2048         /* approx/topk_stream.h: TOPK_STREAM_COLS */
 #define MAX_BLOCK_ROWS 4096     /* --ob-rows */
 #define SPLIT_BYTES (256.0 * 1024 * 1024) /* topk_stream's cap on the column split's partial lists */
 #define MAX_METHOD_VALUE 64     /* sketch_method values tried when a name is looked up */
@@ -103,7 +104,7 @@ typedef struct {
     const char *methods;  /* NULL: default_methods */
     bench_int_list candidates, faiss_pq;
     int64_t faiss_build_threads; /* 0: --threads */
-    int64_t ob_rows;             /* rows per task of openblas blocks; 0: block_rows(k) */
+    int64_t ob_rows;             /* rows per task of openblas blocks; 0: exact_topk's */
     bench_int_list hnsw_ef;      /* hnswlib's search breadths (empty: no hnswlib rows) */
     int64_t hnsw_m, hnsw_efc;
     /* from them */
@@ -111,14 +112,11 @@ typedef struct {
     int nspecs;
 } topk_config;
 
-/*
- * Rows per task of exact_topk's stream: topk_stream_rows(dim) of
- * approx/topk_stream.h (not public API), copied here: 64 rows for dot
- * products of length <= 64, 128 up to 256, else 256. Keep the two alike.
- */
-static int64_t block_rows(int64_t dim)
+/* exact_topk's block of scores for products of length dim on the current path (approx/exact_topk.h). */
+static topk_shape exact_block(int64_t dim)
 {
-    return dim <= 64 ? 64 : dim <= 256 ? 128 : 256;
+    const int isa = smm_isa_now();
+    return exact_topk_block(isa > 0 ? (smm_isa)isa : SMM_ISA_SCALAR, dim);
 }
 
 static void describe(FILE *out)
@@ -127,7 +125,7 @@ static void describe(FILE *out)
         "  The top-%d inner products of each of m queries against n database vectors (k = %d):\n"
         "  Fashion-MNIST test images (queries) against training images (database), or i.i.d.\n"
         "  N(0, 1) vectors of the same shapes (--dataset gaussian, the hard case). Contenders, each\n"
-        "  on --threads threads: exact_topk; 'openblas blocks', the same %dx%d blocks of scores\n"
+        "  on --threads threads: exact_topk; 'openblas blocks', the same %lldx%lld blocks of scores\n"
         "  from OpenBLAS cblas_sgemm (single-threaded per block, the threads sharing the blocks) with\n"
         "  the same streaming selection, sketchmm's own (approx_select.h, same ISA path); FAISS\n"
         "  IndexFlatIP and IndexRefineFlat(IndexPQFastScan(M, 4 bits, inner product)) with\n"
@@ -144,7 +142,8 @@ static void describe(FILE *out)
         "  recall@%d as the sweep reports it (experiments/topk_recall.h): a returned column counts\n"
         "  when its inner product (in double, rounded to float) is at least the row's %dth largest\n"
         "  exact one, so ties count as hits. Each timed call follows a %g ms pause.\n",
-        TOPK, DIM, (int)block_rows(DIM), BLOCK_COLS, TOPK, TOPK, TOPK, SETTLE_SECONDS * 1e3);
+        TOPK, DIM, (long long)exact_block(DIM).rows, (long long)exact_block(DIM).cols, TOPK, TOPK, TOPK,
+        SETTLE_SECONDS * 1e3);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -312,14 +311,15 @@ typedef struct {
     smm_isa isa; /* the selection's kernels: sketchmm's own path */
     int threads;
     int64_t rows; /* per task */
+    int64_t cols; /* per block */
 } openblas_blocks;
 
 /* 0 on success, -1 when memory ran out. */
 static int openblas_blocks_topk(const openblas_blocks *ob, const topk_problem *p, int64_t *idx, float *val)
 {
-    const int64_t m = p->m, n = p->n, k = p->k, r = TOPK, RB = ob->rows;
-    const int64_t row_blocks = (m + RB - 1) / RB, col_blocks = (n + BLOCK_COLS - 1) / BLOCK_COLS;
-    const int64_t task_rows = m < RB ? m : RB, block_cols = n < BLOCK_COLS ? n : BLOCK_COLS;
+    const int64_t m = p->m, n = p->n, k = p->k, r = TOPK, RB = ob->rows, CB = ob->cols;
+    const int64_t row_blocks = (m + RB - 1) / RB, col_blocks = (n + CB - 1) / CB;
+    const int64_t task_rows = m < RB ? m : RB, block_cols = n < CB ? n : CB;
     const int64_t cap = top_select_capacity(r), kept_r = r < n ? r : n;
     int64_t csplit = 1;
     if (row_blocks < 2 * (int64_t)ob->threads) {
@@ -360,7 +360,7 @@ static int openblas_blocks_topk(const openblas_blocks *ob, const topk_problem *p
             for (int64_t row = 0; row < rows; row++)
                 top_select_init(&sel[row], bufs + row * cap, r, ob->isa);
             for (int64_t cb = cb0; cb < cb1; cb++) {
-                const int64_t j0 = cb * BLOCK_COLS, cols = n - j0 < BLOCK_COLS ? n - j0 : BLOCK_COLS;
+                const int64_t j0 = cb * CB, cols = n - j0 < CB ? n - j0 : CB;
                 /* scores(i, j) = <a_i, b_j>: A (rows x k) times B's rows j0.. transposed */
                 ob->sgemm(101 /* CblasRowMajor */, 111 /* CblasNoTrans */, 112 /* CblasTrans */, (int)rows,
                           (int)cols, (int)k, 1.0f, p->A + i0 * k, (int)k, p->B + j0 * k, (int)k, 0.0f, block,
@@ -525,8 +525,9 @@ static double run_exact_and_openblas(const topk_config *cfg, const topk_problem 
     const int reps = (int)cfg->reps;
     const int with_ob = peer_blas_ready(openblas);
     const int isa_now = smm_isa_now();
+    const topk_shape block = exact_block(p->k);
     openblas_blocks ob = { peer_blas_sgemm(openblas), isa_now > 0 ? (smm_isa)isa_now : SMM_ISA_SCALAR,
-                           (int)cfg->threads, cfg->ob_rows > 0 ? cfg->ob_rows : block_rows(p->k) };
+                           (int)cfg->threads, cfg->ob_rows > 0 ? cfg->ob_rows : block.rows, block.cols };
     const char *scan_name = top_select_kernels_for(ob.isa)->head.name;
     if (with_ob)
         peer_blas_set_threads(openblas, 1); /* one SGEMM per block on each of the bench's threads */
@@ -581,8 +582,8 @@ static double run_exact_and_openblas(const topk_config *cfg, const topk_problem 
     }
     if (with_ob)
         printf("%-19s time exact_topk / openblas blocks: %.3f +- %.3f (median of %d per-round ratios; "
-               "target: <= 1.1); openblas blocks: %lld x %d, selection scan %s\n",
-               "", ratio_median, ratio_spread, reps, (long long)ob.rows, BLOCK_COLS, scan_name);
+               "target: <= 1.1); openblas blocks: %lld x %lld, selection scan %s\n",
+               "", ratio_median, ratio_spread, reps, (long long)ob.rows, (long long)ob.cols, scan_name);
     else
         printf("%-19s openblas blocks left out: %s\n", "", peer_blas_status(openblas));
     fflush(stdout);

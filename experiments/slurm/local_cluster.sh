@@ -60,7 +60,7 @@ start() {
     exit 3
   fi
   local tool
-  for tool in munged mungekey munge unmunge slurmctld slurmd sbatch squeue sinfo scontrol scancel; do
+  for tool in munged mungekey munge unmunge slurmctld slurmd sbatch squeue sinfo scontrol scancel mountpoint unshare; do
     command -v "$tool" >/dev/null || { echo "local_cluster: $tool not found: run scripts/install_deps.sh" >&2; exit 1; }
   done
   mkdir -p "$dir" || exit 1
@@ -119,7 +119,18 @@ PartitionName=local Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
   export SLURM_CONF=$dir/slurm.conf
   slurmctld -f "$SLURM_CONF" || { show_log "$dir/log/slurmctld.log"; exit 1; }
-  slurmd -f "$SLURM_CONF" || { show_log "$dir/log/slurmd.log"; exit 1; }
+  # slurmd (Debian 12: 22.05) starts a cgroup plugin whatever the proctrack and task plugins, and fails
+  # without a cgroup file system at /sys/fs/cgroup, as in a chroot or a container. Then it runs in a
+  # mount namespace of its own holding an empty cgroup v1 hierarchy named systemd (no controller: it
+  # limits nothing); nothing changes outside the namespace, which ends with slurmd and its jobs.
+  if mountpoint -q /sys/fs/cgroup; then
+    slurmd -f "$SLURM_CONF" || { show_log "$dir/log/slurmd.log"; exit 1; }
+  else
+    echo "local_cluster: no cgroup file system at /sys/fs/cgroup: slurmd gets one in its own mount namespace" >&2
+    unshare -m --propagation private sh -c 'mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup &&
+      mkdir /sys/fs/cgroup/systemd && mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd &&
+      exec slurmd -f "$1"' sh "$SLURM_CONF" || { show_log "$dir/log/slurmd.log"; exit 1; }
+  fi
   local state="" i
   for i in $(seq 1 300); do
     state=$(sinfo -h -o %T 2>/dev/null | head -n 1)

@@ -86,8 +86,9 @@ typedef enum {
                                     call derives from finite inputs before its result (a norm, a sketch) overflows
                                     float (see approx.h) */
     /* 15 and 16: the tools' file statuses, DATASET_ERR_IO and DATASET_ERR_BAD_FORMAT (data/dataset.h) */
-    SMM_ERR_BAD_ARGUMENT = 17    /* another argument is out of its documented range, or an output overlaps an
+    SMM_ERR_BAD_ARGUMENT = 17,   /* another argument is out of its documented range, or an output overlaps an
                                     input where the function forbids it */
+    SMM_ERR_FILE = 18            /* a file the call writes could not be written (tuning.h: smm_tune) */
 } smm_status;
 
 /* A short English description of s; never NULL (unknown codes give a generic text). */
