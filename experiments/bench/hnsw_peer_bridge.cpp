@@ -65,7 +65,11 @@ double squared_norm(const float *x, int64_t d)
 extern "C" const char *smm_hnsw_bridge_describe(void)
 {
     static char line[256];
+#ifdef USE_AVX512
     const char *kernel = AVX512Capable() ? "AVX-512" : AVXCapable() ? "AVX" : "SSE";
+#else
+    const char *kernel = "plain C++ (built without hnswlib's SIMD: a sanitizer build)";
+#endif
     std::snprintf(line, sizeof line,
                   "hnswlib (header-only, libhnswlib-dev): L2 distance kernel %s; inner product by the "
                   "MIPS-to-L2 reduction",
