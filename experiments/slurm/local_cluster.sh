@@ -127,7 +127,9 @@ EOF
     slurmd -f "$SLURM_CONF" || { show_log "$dir/log/slurmd.log"; exit 1; }
   else
     echo "local_cluster: no cgroup file system at /sys/fs/cgroup: slurmd gets one in its own mount namespace" >&2
-    unshare -m --propagation private sh -c 'mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup &&
+    # (in a chroot / is no mount point, so the namespace's mounts are made private from /sys down)
+    unshare -m --propagation unchanged sh -c '(mount --make-rprivate /sys || mount --make-rprivate /) &&
+      mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup &&
       mkdir /sys/fs/cgroup/systemd && mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd &&
       exec slurmd -f "$1"' sh "$SLURM_CONF" || { show_log "$dir/log/slurmd.log"; exit 1; }
   fi
