@@ -2,7 +2,8 @@
  * data/dataset.h - input matrices for the sketchmm tools and experiments:
  *   - a loader of gzipped IDX files (the Fashion-MNIST / MNIST format),
  *   - seeded synthetic generators (i.i.d. Gaussian, low-rank plus noise,
- *     clustered with a chosen alignment) and small 8 x 8 digit-like images,
+ *     clustered with a chosen alignment, texture-like images with a
+ *     power-law spectrum) and small 8 x 8 digit-like images,
  *   - any 2-D numeric dataset of an HDF5 file ("file.h5:/path"),
  *   - prepared nearest-neighbour benchmarks in the ann-benchmarks HDF5
  *     layout (train, test, neighbors, distances), read and written.
@@ -228,6 +229,29 @@ smm_status dataset_lowrank(int64_t rows, int64_t cols, int64_t rank,
 smm_status dataset_clustered(int64_t rows, int64_t cols, int64_t clusters,
                              double alignment, uint64_t seed,
                              dataset_matrix *out, int32_t *labels);
+
+/*
+ * dataset_texture - rows x cols texture-like images: random fields whose
+ * power spectrum falls as 1 / f^beta (natural images: beta about 2),
+ * variance spread over every pixel and correlated locally; the data on
+ * which learned encoders that read a few coordinates per subspace fail.
+ *   The image is an h x w grid, w = ceil(sqrt(cols)), h = ceil(cols / w),
+ *   pixel (r, c) at column r w + c (the first cols pixels of the grid:
+ *   28 x 28 for cols = 784). Row i is the inverse orthonormal 2-D DCT-II of
+ *   the coefficients a_uv g_uv (0 <= u < h, 0 <= v < w), g_uv i.i.d.
+ *   N(0, 1), a_uv = (u^2 + v^2)^(-beta / 4) and a_00 = 0 (no mean
+ *   brightness), then scaled to unit root-mean-square over its cols values
+ *   (norm sqrt(cols); a row with cols == 1 is 0).
+ *   beta   the spectral exponent, in [0, DATASET_TEXTURE_MAX_BETA]: 0 is
+ *          white noise (no correlation between neighbours), 2 a natural
+ *          image's spectrum, larger smoother.
+ *   seed   as above: the same (rows, cols, beta, seed) gives the same
+ *          matrix, and a matrix of fewer rows is a prefix of a larger one.
+ * Cost: about cols (h + w) multiply-adds in double per row.
+ */
+#define DATASET_TEXTURE_MAX_BETA 8.0
+
+smm_status dataset_texture(int64_t rows, int64_t cols, double beta, uint64_t seed, dataset_matrix *out);
 
 /*
  * dataset_digits - rows x 64: small 8 x 8 digit-like images, for tests that

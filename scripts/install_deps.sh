@@ -30,6 +30,8 @@ native=(
   libxsmm-dev                   # the BRGEMM peer of sketchmm_bench brgemm (static, linked in)
   libfaiss-dev                  # the FAISS peers of sketchmm_bench topk (libfaiss.a and no C library: a C++
                                 # bridge module, built with g++ from build-essential)
+  libhnswlib-dev                # the HNSW graph peer of sketchmm_bench topk (header-only C++: a bridge
+                                # compiled into the benchmark with g++)
   clang libclang-rt-14-dev libomp-14-dev   # the libFuzzer targets (tests/fuzz): clang, the libFuzzer and
                                            # sanitizer runtimes, OpenMP for clang,
   llvm-14                                  # and llvm-symbolizer: named stack frames in their reports
@@ -187,6 +189,32 @@ if command -v g++ >/dev/null 2>&1; then
   fi
 fi
 
+# hnswlib for sketchmm_bench topk: header-only C++, so g++ compiles a program against its headers with the
+# flags of the benchmark's bridge (AVX-512, OpenMP), and on a CPU with AVX-512 the program finds the nearest
+# of three points
+cat >"$tmp/hnsw.cpp" <<'EOF'
+#include <hnswlib/hnswlib.h>
+int main()
+{
+  hnswlib::L2Space space(16);
+  hnswlib::HierarchicalNSW<float> graph(&space, 3, 16, 200, 100);
+  float p[3][16] = { { 0.0f }, { 1.0f }, { 2.0f } }, q[16] = { 1.2f };
+  for (int i = 0; i < 3; i++)
+    graph.addPoint(p[i], (hnswlib::labeltype)i);
+  return graph.searchKnn(q, 1).top().second == 1 ? 0 : 1;
+}
+EOF
+if command -v g++ >/dev/null 2>&1; then
+  if g++ -std=c++17 -O2 -fopenmp -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx2 -mfma "$tmp/hnsw.cpp" \
+       -o "$tmp/hnsw_smoke" >"$tmp/hnsw.log" 2>&1; then
+    if grep -qw avx512f /proc/cpuinfo 2>/dev/null && ! "$tmp/hnsw_smoke"; then
+      fail "a program using hnswlib's HierarchicalNSW finds the wrong neighbour" "libhnswlib-dev"
+    fi
+  else
+    fail "g++ cannot compile a program with hnswlib: $(grep -m 2 -i 'error' "$tmp/hnsw.log" | tr '\n' ' ')" "libhnswlib-dev"
+  fi
+fi
+
 # Open MPI for the sharded top-k (mpi/): mpicc builds a program that mpirun runs on 2 ranks of this machine
 # (--oversubscribe; --allow-run-as-root as root, as CI runs), and Debian's python3 starts MPI through mpi4py
 cat >"$tmp/mpi_hello.c" <<'EOF'
@@ -274,4 +302,4 @@ if [ ${#problems[@]} -ne 0 ]; then
   printf '  - %s\n' "${problems[@]}" >&2
   exit 1
 fi
-echo "install_deps: checked: gcc + OpenMP + xxHash, g++ + FAISS (IndexFlatIP), aarch64 cross build under qemu, clang + OpenMP + libFuzzer, Open MPI (mpicc, mpirun -n 2, mpi4py), munge + SLURM (munged, slurmd -C), pkg-config (x86_64, aarch64), /usr/bin/python3 modules, Fashion-MNIST"
+echo "install_deps: checked: gcc + OpenMP + xxHash, g++ + FAISS (IndexFlatIP), g++ + hnswlib (AVX-512 build, a search), aarch64 cross build under qemu, clang + OpenMP + libFuzzer, Open MPI (mpicc, mpirun -n 2, mpi4py), munge + SLURM (munged, slurmd -C), pkg-config (x86_64, aarch64), /usr/bin/python3 modules, Fashion-MNIST"

@@ -3,7 +3,7 @@
  * products of each of m query vectors with n database vectors (default: the
  * 10,000 Fashion-MNIST test images against the 60,000 training images,
  * k = 784), by sketchmm's exact_topk and approximate plans, against
- * OpenBLAS computing the same blocks of scores and FAISS.
+ * OpenBLAS computing the same blocks of scores, FAISS and hnswlib.
  *
  * Contenders, all with --threads threads:
  *   exact_topk        sketchmm's exact reference (exact_sgemm blocks + a
@@ -26,6 +26,11 @@
  *                     scan picks the candidates, exact inner products
  *                     re-rank them. Creation: training on the database and
  *                     adding it.
+ *   hnswlib           an HNSW graph (hnswlib, M = --hnsw-m, ef_construction
+ *                     = --hnsw-efc) over the database reduced to L2 by the
+ *                     MIPS-to-nearest-neighbour reduction (hnsw_peer_bridge.h),
+ *                     searched at every ef of --hnsw-ef (the cand column).
+ *                     Creation: building the graph.
  *   sketchmm methods  approx_plan_create on the database (creation), then
  *                     approx_plan_topk with the given candidates (queries).
  *
@@ -55,6 +60,10 @@
 #include "cli_args.h"
 #include "data/dataset.h"
 #include "faiss_peer.h"
+#include "hnsw_peer.h"
+#ifdef SKETCHMM_HAVE_HNSWLIB
+#include "hnsw_peer_bridge.h"
+#endif
 #include "peer_blas.h"
 #include "topk_recall.h"
 #include "sketchmm.h"
@@ -72,6 +81,7 @@
 #define MAX_METHOD_VALUE 64     /* sketch_method values tried when a name is looked up */
 #define SEED_QUERIES 1          /* --dataset gaussian */
 #define SEED_DATABASE 2
+#define HNSW_SEED 100           /* hnswlib's level generator (its own default) */
 
 static const char *const dataset_names[] = { "fashion-mnist", "gaussian", NULL };
 enum { DATA_FASHION_MNIST = 0, DATA_GAUSSIAN = 1 };
@@ -95,6 +105,8 @@ typedef struct {
     bench_int_list candidates, faiss_pq;
     int64_t faiss_build_threads; /* 0: --threads */
     int64_t ob_rows;             /* rows per task of openblas blocks; 0: exact_topk's */
+    bench_int_list hnsw_ef;      /* hnswlib's search breadths (empty: no hnswlib rows) */
+    int64_t hnsw_m, hnsw_efc;
     /* from them */
     method_spec specs[BENCH_MAX_LIST];
     int nspecs;
@@ -117,8 +129,11 @@ static void describe(FILE *out)
         "  from OpenBLAS cblas_sgemm (single-threaded per block, the threads sharing the blocks) with\n"
         "  the same streaming selection, sketchmm's own (approx_select.h, same ISA path); FAISS\n"
         "  IndexFlatIP and IndexRefineFlat(IndexPQFastScan(M, 4 bits, inner product)) with\n"
-        "  k_factor = candidates / %d (when FAISS was built in); and the sketchmm methods of\n"
-        "  --methods through approx_plan_create (creation) and approx_plan_topk (queries).\n"
+        "  k_factor = candidates / %d (when FAISS was built in); hnswlib's HNSW graph over the\n"
+        "  database reduced to L2 (x' = [x, sqrt(R^2 - |x|^2)], q' = [q, 0], R the largest norm),\n"
+        "  searched at each ef of --hnsw-ef (the cand column; when hnswlib was built in); and the\n"
+        "  sketchmm methods of --methods through approx_plan_create (creation) and\n"
+        "  approx_plan_topk (queries).\n"
         "  exact_topk and openblas blocks alternate within each of --reps rounds; the ratio of\n"
         "  their times is the median of the per-round ratios ('+-': half their interquartile range).\n"
         "  Table: median seconds of creation and of the queries, one-shot = their sum, speedup =\n"
@@ -226,6 +241,12 @@ static int check_options(void *config)
         if (cfg->candidates.v[c] > cfg->n)
             return bench_usage_error("--candidates: %lld is more than --n %lld", (long long)cfg->candidates.v[c],
                                      (long long)cfg->n);
+    for (int q = 0; q < cfg->hnsw_ef.count; q++) {
+        if (cfg->hnsw_ef.v[q] == 0 && cfg->hnsw_ef.count > 1)
+            return bench_usage_error("--hnsw-ef: 0 (no hnswlib rows) stands alone");
+        if (cfg->hnsw_ef.v[q] == 0)
+            cfg->hnsw_ef.count = 0;
+    }
     for (int q = 0; q < cfg->faiss_pq.count; q++) {
         if (cfg->faiss_pq.v[q] == 0 && cfg->faiss_pq.count > 1)
             return bench_usage_error("--faiss-pq: 0 (no PQ contender) stands alone");
@@ -639,54 +660,61 @@ static void run_method(const topk_config *cfg, const topk_problem *p, const meth
 }
 
 /*
- * One FAISS index kind (and M for PQ): each round builds the index (timed:
- * creation) and searches it once per candidates count (timed: queries).
+ * A peer's index: how to build it over the database and search it with the
+ * search parameter of row c (FAISS PQ: candidates; hnswlib: ef).
  */
-static void run_faiss(const topk_config *cfg, const topk_problem *p, faiss_peer *faiss, int kind, int64_t pq_m,
-                      double exact_query, topk_out *out, FILE *csv, int *status)
+typedef struct {
+    const char *contender;
+    char params[48];
+    int nsearch;               /* rows: searches per built index */
+    const int64_t *search_arg; /* per row, the candidates column (NULL: 0, not applicable) */
+    void *(*build)(const void *ctx, const topk_problem *p, char *err, size_t err_size);
+    int (*search)(const void *ctx, void *index, const topk_problem *p, int64_t arg, int64_t *idx, char *err,
+                  size_t err_size);
+    void (*free_index)(const void *ctx, void *index);
+    const void *ctx;
+} peer_index;
+
+/* A peer: each round builds the index (timed: creation) and searches it once per row (timed: queries). */
+static void run_peer(const topk_config *cfg, const topk_problem *p, const peer_index *peer, double exact_query,
+                     topk_out *out, FILE *csv, int *status)
 {
-    const int reps = (int)cfg->reps;
-    const int ncand = kind == FAISS_PEER_FLAT_IP ? 1 : cfg->candidates.count;
+    const int reps = (int)cfg->reps, ns = peer->nsearch;
     double *t_create = calloc((size_t)reps, sizeof(double));
-    double *t_query = calloc((size_t)(reps * ncand), sizeof(double));
-    double *recall = calloc((size_t)ncand, sizeof(double));
-    float *D = malloc((size_t)(p->m * TOPK) * sizeof(float));
-    if (t_create == NULL || t_query == NULL || recall == NULL || D == NULL) {
+    double *t_query = calloc((size_t)(reps * ns), sizeof(double));
+    double *recall = calloc((size_t)ns, sizeof(double));
+    if (t_create == NULL || t_query == NULL || recall == NULL) {
         bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
-    char params[48] = "-", err[512] = "";
-    if (kind != FAISS_PEER_FLAT_IP)
-        snprintf(params, sizeof params, "M=%lld", (long long)pq_m);
+    char err[512] = "";
     const bench_contention_mark before = bench_contention_now();
     int failed = 0;
     for (int rep = 0; rep < reps && !failed; rep++) {
         settle();
         double t0 = bench_now_seconds();
-        void *index = faiss_peer_build(faiss, kind, p->k, p->n, p->B, pq_m, (int)cfg->faiss_build_threads, err,
-                                       sizeof err);
+        void *index = peer->build(peer->ctx, p, err, sizeof err);
         t_create[rep] = bench_now_seconds() - t0;
         if (index == NULL) {
             failed = 1;
             break;
         }
-        for (int c = 0; c < ncand && !failed; c++) {
-            const double k_factor = kind == FAISS_PEER_FLAT_IP ? 1.0 : (double)cfg->candidates.v[c] / TOPK;
+        for (int c = 0; c < ns && !failed; c++) {
+            const int64_t arg = peer->search_arg != NULL ? peer->search_arg[c] : 0;
             settle();
             t0 = bench_now_seconds();
-            failed = faiss_peer_search(faiss, index, p->m, p->A, TOPK, k_factor, D, out->idx, err, sizeof err) != 0;
+            failed = peer->search(peer->ctx, index, p, arg, out->idx, err, sizeof err) != 0;
             t_query[c * reps + rep] = bench_now_seconds() - t0;
             if (!failed && rep == reps - 1)
                 recall[c] = recall_of(p, out->idx);
         }
-        faiss_peer_index_free(faiss, index);
+        peer->free_index(peer->ctx, index);
     }
     const double others = bench_contention_others(before, bench_contention_now());
     const double create = bench_median(t_create, reps);
-    for (int c = 0; c < ncand; c++) {
+    for (int c = 0; c < ns; c++) {
         topk_row row;
-        row_init(&row, kind == FAISS_PEER_FLAT_IP ? "faiss flat_ip" : "faiss pq_fs+rf", params,
-                 kind == FAISS_PEER_FLAT_IP ? 0 : cfg->candidates.v[c]);
+        row_init(&row, peer->contender, peer->params, peer->search_arg != NULL ? peer->search_arg[c] : 0);
         if (failed) {
             row.failure = err;
             *status = BENCH_EXIT_FAILED;
@@ -703,8 +731,89 @@ static void run_faiss(const topk_config *cfg, const topk_problem *p, faiss_peer 
     free(t_create);
     free(t_query);
     free(recall);
-    free(D);
 }
+
+/* FAISS: one index kind, and M for PQ. */
+typedef struct {
+    faiss_peer *faiss;
+    int kind;
+    int64_t pq_m;
+    int build_threads;
+    float *D; /* m x TOPK: FAISS's inner products (unused: recall recomputes them) */
+} faiss_ctx;
+
+static void *faiss_build(const void *ctx, const topk_problem *p, char *err, size_t err_size)
+{
+    const faiss_ctx *f = ctx;
+    return faiss_peer_build(f->faiss, f->kind, p->k, p->n, p->B, f->pq_m, f->build_threads, err, err_size);
+}
+
+static int faiss_search(const void *ctx, void *index, const topk_problem *p, int64_t candidates, int64_t *idx,
+                        char *err, size_t err_size)
+{
+    const faiss_ctx *f = ctx;
+    const double k_factor = f->kind == FAISS_PEER_FLAT_IP ? 1.0 : (double)candidates / TOPK;
+    return faiss_peer_search(f->faiss, index, p->m, p->A, TOPK, k_factor, f->D, idx, err, err_size);
+}
+
+static void faiss_free_index(const void *ctx, void *index)
+{
+    faiss_peer_index_free(((const faiss_ctx *)ctx)->faiss, index);
+}
+
+static void run_faiss(const topk_config *cfg, const topk_problem *p, faiss_peer *faiss, int kind, int64_t pq_m,
+                      double exact_query, topk_out *out, FILE *csv, int *status)
+{
+    faiss_ctx f = { faiss, kind, pq_m, (int)cfg->faiss_build_threads, malloc((size_t)(p->m * TOPK) * sizeof(float)) };
+    if (f.D == NULL) {
+        bench_error("out of memory");
+        exit(BENCH_EXIT_FAILED);
+    }
+    const int flat = kind == FAISS_PEER_FLAT_IP;
+    peer_index peer = { flat ? "faiss flat_ip" : "faiss pq_fs+rf", "-", flat ? 1 : cfg->candidates.count,
+                        flat ? NULL : cfg->candidates.v, faiss_build, faiss_search, faiss_free_index, &f };
+    if (!flat)
+        snprintf(peer.params, sizeof peer.params, "M=%lld", (long long)pq_m);
+    run_peer(cfg, p, &peer, exact_query, out, csv, status);
+    free(f.D);
+}
+
+#ifdef SKETCHMM_HAVE_HNSWLIB
+/* hnswlib: one graph (M, ef_construction), searched at every ef of --hnsw-ef. */
+typedef struct {
+    int64_t M, ef_construction;
+    int threads;
+} hnsw_ctx;
+
+static void *hnsw_build(const void *ctx, const topk_problem *p, char *err, size_t err_size)
+{
+    const hnsw_ctx *h = ctx;
+    return smm_hnsw_bridge_build(p->k, p->n, p->B, h->M, h->ef_construction, HNSW_SEED, h->threads, err, err_size);
+}
+
+static int hnsw_search(const void *ctx, void *index, const topk_problem *p, int64_t ef, int64_t *idx, char *err,
+                       size_t err_size)
+{
+    const hnsw_ctx *h = ctx;
+    return smm_hnsw_bridge_search(index, p->m, p->A, TOPK, ef, h->threads, idx, err, err_size);
+}
+
+static void hnsw_free_index(const void *ctx, void *index)
+{
+    (void)ctx;
+    smm_hnsw_bridge_free(index);
+}
+
+static void run_hnsw(const topk_config *cfg, const topk_problem *p, double exact_query, topk_out *out, FILE *csv,
+                     int *status)
+{
+    const hnsw_ctx h = { cfg->hnsw_m, cfg->hnsw_efc, (int)cfg->threads };
+    peer_index peer = { "hnswlib", "", cfg->hnsw_ef.count, cfg->hnsw_ef.v, hnsw_build, hnsw_search,
+                        hnsw_free_index, &h };
+    snprintf(peer.params, sizeof peer.params, "M=%lld efc=%lld", (long long)h.M, (long long)h.ef_construction);
+    run_peer(cfg, p, &peer, exact_query, out, csv, status);
+}
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Mode                                                                     */
@@ -768,6 +877,13 @@ static int run_mode(void *config, FILE *csv)
     } else {
         printf("%-19s %s\n", "", faiss_peer_status(faiss));
     }
+    if (cfg->hnsw_ef.count > 0) {
+        printf("%-19s %s\n", "", hnsw_peer_status());
+#ifdef SKETCHMM_HAVE_HNSWLIB
+        if (hnsw_peer_ready())
+            run_hnsw(cfg, &p, exact_query, &out, csv, &status);
+#endif
+    }
 
     for (int sp = 0; sp < cfg->nspecs; sp++)
         for (int c = 0; c < cfg->candidates.count; c++)
@@ -822,6 +938,14 @@ static const bench_option options[] = {
       .lo = 0, .hi = DIM, BENCH_DEFAULTS(98, 196), .wants = "PQ subspace counts",
       .help = "M of FAISS's IndexPQFastScan (4 bits each; divisors of 784; 0: none;\n"
               "default {default})" },
+    { .name = "hnsw-ef", .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(topk_config, hnsw_ef),
+      .lo = 0, .hi = MAX_ROWS, BENCH_DEFAULTS(10, 20, 40, 80, 160, 320), .wants = "search breadths",
+      .help = "search breadths ef of hnswlib's HNSW graph, one row each (the table's\n"
+              "cand column; below 10 searches with 10; 0: no hnswlib rows; default {default})" },
+    { .name = "hnsw-m", .arg = "M", .kind = BENCH_INT, .offset = offsetof(topk_config, hnsw_m), .lo = 2, .hi = 256,
+      .def = 16, .wants = "a link count", .help = "hnswlib's links per node M (default {default})" },
+    { .name = "hnsw-efc", .arg = "EF", .kind = BENCH_INT, .offset = offsetof(topk_config, hnsw_efc), .lo = 1,
+      .hi = 65536, .def = 200, .wants = "a breadth", .help = "hnswlib's ef_construction (default {default})" },
     { .name = "ob-rows", .arg = "R", .kind = BENCH_INT, .offset = offsetof(topk_config, ob_rows), .lo = 0,
       .hi = MAX_BLOCK_ROWS, .def = 0, .wants = "a row count",
       .help = "rows per task of openblas blocks (default 0: exact_topk's, 256 at k = 784)" },
@@ -835,11 +959,12 @@ static const bench_option options[] = {
 
 const bench_mode bench_mode_topk = {
     .name = "topk",
-    .summary = "top-10 inner products: exact_topk, approximate plans, OpenBLAS blocks, FAISS (recall, seconds)",
+    .summary = "top-10 inner products: exact_topk, approximate plans, OpenBLAS blocks, FAISS, hnswlib (recall, seconds)",
     .options = options,
     .config_size = sizeof(topk_config),
     .describe = describe,
-    .notes = "OpenBLAS (opened at run time) and FAISS (a bridge module built when libfaiss-dev was found)\n"
+    .notes = "OpenBLAS (opened at run time), FAISS (a bridge module built when libfaiss-dev was found) and\n"
+             "hnswlib (a bridge built when libhnswlib-dev was found, run on AVX-512 CPUs)\n"
              "are left out when absent or when SKETCHMM_BENCH_NO_PEERS=1. OPENBLAS_CORETYPE chooses\n"
              "OpenBLAS's kernels, for the openblas blocks and for FAISS's BLAS alike.",
     .csv_header = "dataset,m,n,k,threads,reps,contender,params,candidates,recall,create_seconds,query_seconds,"
