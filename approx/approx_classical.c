@@ -145,7 +145,8 @@ static smm_status linear_sketch_b(const smm_context *ctx, const approx_b_side *b
         st->sb = classical_alloc(st->s, n, sizeof(float), &status);
     if (status == SMM_OK) {
         const classical_view sb = { st->sb, 1, n }; /* S^T b_j is column j of SB */
-        status = st->sketch_ops->apply(ctx, st->sketch, &b->cols, sb);
+        status = st->sketch_ops->sketch_data != NULL ? st->sketch_ops->sketch_data(ctx, st->sketch, &b->cols, sb)
+                                                     : st->sketch_ops->apply(ctx, st->sketch, &b->cols, sb);
     }
     if (status == SMM_OK)
         status = classical_factor_finite(ctx, st->sb, st->s, n);

@@ -121,6 +121,14 @@ typedef struct classical_sketch_ops {
      * out untouched.
      */
     smm_status (*apply)(const smm_context *ctx, const void *sketch, const approx_vectors *v, classical_view out);
+    /*
+     * The plan's sketch of the vectors v create was made from (data->cols):
+     * out as apply writes it, from what create kept of them (the low-rank
+     * basis: its last pass's products), which it then releases; apply when
+     * it kept nothing. NULL for the sketches that keep nothing (apply
+     * serves). SMM_OK, or SMM_ERR_NO_MEMORY with out untouched.
+     */
+    smm_status (*sketch_data)(const smm_context *ctx, void *sketch, const approx_vectors *v, classical_view out);
     /* Free a sketch of create (NULL is a no-op). */
     void (*free)(void *sketch);
 } classical_sketch_ops;

@@ -101,7 +101,7 @@ static smm_status countsketch_apply(const smm_context *ctx, const void *sketch, 
     return SMM_OK;
 }
 
-static const classical_sketch_ops countsketch_sketch_ops = { countsketch_create, countsketch_apply,
+static const classical_sketch_ops countsketch_sketch_ops = { countsketch_create, countsketch_apply, NULL,
                                                             countsketch_free };
 
 const approx_method approx_method_countsketch = {

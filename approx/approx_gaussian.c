@@ -83,7 +83,7 @@ static smm_status gaussian_apply(const smm_context *ctx, const void *sketch, con
     return classical_matrix_apply(ctx, g->S, g->k, g->s, v, out);
 }
 
-const classical_sketch_ops classical_gaussian_sketch = { gaussian_create, gaussian_apply, gaussian_free };
+const classical_sketch_ops classical_gaussian_sketch = { gaussian_create, gaussian_apply, NULL, gaussian_free };
 
 const approx_method approx_method_gaussian_projection = {
     SKETCH_GAUSSIAN_PROJECTION, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_EACH, 0, classical_encoded_bytes, topk_shape_of_size,

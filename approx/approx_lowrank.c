@@ -5,20 +5,30 @@
  * and Tropp 2011, algorithms 4.3/4.4 with a final small eigenproblem):
  *
  *   1. l = min(s + LOWRANK_OVERSAMPLE, k) columns: Y = op(B) Omega (k x l),
- *      Omega (n x l) SKETCH_GAUSSIAN_PROJECTION's matrix for the derived
- *      seed classical_seed("lowrank", seed) (N(0, 1) / sqrt(l) entries);
+ *      Omega (n x l) a sparse sign matrix (row j: +-1 in one column, both
+ *      from XXH3 of j under classical_seed("lowrank_signs", seed)), so Y is
+ *      one pass of additions over op(B) (lowrank_sign_sketch): each column
+ *      of Y a random signed sum of about n / l columns of op(B), which the
+ *      power iteration below turns towards the dominant directions as a
+ *      Gaussian Omega's would be (Y = op(B) Omega with a dense Gaussian
+ *      Omega cost 2 n k l flops and n l normal draws, for the same
+ *      captured energy to 1e-3 on Fashion-MNIST and the tests' spectra);
  *   2. LOWRANK_POWER_ITERATIONS times: Q = orth(Y), Y = op(B) (op(B)^T Q),
  *      so Y's range leans towards the dominant directions by the square of
  *      the singular values per step (one step: on Fashion-MNIST top-k a
  *      second one raised recall@10 by 0.002-0.006 for 40% more plan time);
+ *      both products in one read of op(B) (lowrank_pass);
  *   3. Q = orth(Y); Z = op(B)^T Q (n x l); the l x l Gram matrix Z^T Z =
  *      Q^T op(B) op(B)^T Q in double and its eigenvectors W by cyclic
  *      Jacobi rotations (eigenvalues lambda_1 >= .. >= lambda_l: the squared
  *      singular values of Q^T op(B));
- *   4. V = Q W[:, 0..s) (the top s of them), in double, rounded to float.
+ *   4. V = Q W[:, 0..s) (the top s of them), in double, rounded to float;
+ *      the plan's own sketch of op(B), V^T op(B) = W^T Z^T, is made from Z
+ *      (an n x l x s product) instead of another pass over op(B).
  *
- * The products with op(B) are exact_sgemm's (bit-identical for every
- * thread count, equal across ISA paths up to its rounding); orthonormalising
+ * The products with op(B) are exact_sgemm's on one thread per fixed block
+ * (approx_lowrank_passes.h: bit-identical for every thread count, equal
+ * across ISA paths up to its rounding); orthonormalising
  * (classical Gram-Schmidt, twice, in double), the Gram matrix (fixed blocks
  * summed in order) and Jacobi are plain C in a fixed order, so V does not
  * depend on the thread count. A column that vanishes when orthonormalised
@@ -29,15 +39,17 @@
  * lambda_1 + .. + lambda_s' >= e ||op(B)||_F^2 (s itself when no s' does).
  * When s >= k (and e == 0) V is the identity: the product is exact_sgemm's.
  *
- * Cost: (2 + 4 q) n k l flops of SGEMM (q = LOWRANK_POWER_ITERATIONS), n l
- * hashes for Omega, O(k l^2 + n l^2 / 2) in double for orthonormalising and
- * the Gram matrix, O(l^3) per Jacobi sweep, and the k x s matrix V kept.
+ * Cost: (2 + 4 q) n k l flops of SGEMM in 1 + q + 1 reads of op(B)
+ * (q = LOWRANK_POWER_ITERATIONS), n k additions and n hashes for Omega,
+ * O(k l^2 + n l^2 / 2) in double for orthonormalising and the Gram matrix,
+ * O(l^3) per Jacobi sweep, 2 n l s flops for the plan's sketch of op(B),
+ * and the k x s matrix V kept.
  */
 #include <math.h>
 #include <string.h>
 
 #include "approx/approx_classical.h"
-#include "exact/sgemm.h"
+#include "approx/approx_lowrank_passes.h"
 
 /* Extra columns of the range finder, and its power iterations. */
 #define LOWRANK_OVERSAMPLE 8
@@ -52,6 +64,8 @@ typedef struct {
     float *V;             /* k x s, row-major, orthonormal columns */
     double captured;      /* lambda_1 + .. + lambda_s */
     double total;         /* ||op(B)||_F^2 */
+    int64_t l, n;
+    float *Z, *W;         /* until lowrank_sketch_data: Z = op(B)^T Q (n x l), W[:, 0..s) (l x s), row-major */
 } lowrank_sketch;
 
 static void lowrank_free(void *sketch)
@@ -60,16 +74,9 @@ static void lowrank_free(void *sketch)
     if (lr == NULL)
         return;
     smm_aligned_free(lr->V);
+    smm_aligned_free(lr->Z);
+    smm_aligned_free(lr->W);
     smm_aligned_free(lr);
-}
-
-/* The k rows of op(B) as a vector set (each of dimension n): the columns' matrix read the other way. */
-static approx_vectors rows_of(const approx_vectors *cols, int64_t k)
-{
-    approx_vectors r = *cols;
-    r.layout = cols->layout == SMM_ROW_MAJOR ? SMM_COL_MAJOR : SMM_ROW_MAJOR;
-    r.count = k;
-    return r;
 }
 
 /*
@@ -267,9 +274,8 @@ static smm_status range_finder(const smm_context *ctx, const classical_data *dat
 {
     const approx_vectors *cols = data->cols;
     const int64_t k = lr->k, n = cols->count;
-    const approx_vectors rows = rows_of(cols, k);
     smm_status status = SMM_OK;
-    float *Y = classical_alloc(k, l, sizeof(float), &status);  /* k x l row-major */
+    float *Yt = classical_alloc(l, k, sizeof(float), &status); /* Y^T: l x k row-major */
     float *Z = classical_alloc(n, l, sizeof(float), &status);  /* n x l row-major */
     float *Qf = classical_alloc(k, l, sizeof(float), &status); /* k x l row-major */
     double *Qd = classical_alloc(l, k, sizeof(double), &status); /* column c at Qd + c k */
@@ -277,29 +283,23 @@ static smm_status range_finder(const smm_context *ctx, const classical_data *dat
     double *W = classical_alloc(l, l, sizeof(double), &status);
     double *lambda = classical_alloc(l, 3, sizeof(double), &status); /* lambda, coef, order */
     double *per_vector = data->energy > 0.0 ? classical_alloc(n, 1, sizeof(double), &status) : NULL;
-    void *omega = NULL;
-    int64_t l_omega = l;
     if (status == SMM_OK)
-        status = classical_gaussian_sketch.create(ctx, NULL, n, &l_omega, classical_seed("lowrank", seed), &omega);
-    if (status == SMM_OK)
-        status = classical_gaussian_sketch.apply(ctx, omega, &rows, (classical_view){ Y, l, 1 });
-    classical_gaussian_sketch.free(omega);
+        status = lowrank_sign_sketch(ctx, cols, k, l, classical_seed("lowrank_signs", seed), Yt);
     for (int it = 0; status == SMM_OK; it++) {
-        if (!all_finite(Y, k * l)) {
+        if (!all_finite(Yt, k * l)) {
             status = SMM_ERR_NON_FINITE;
             break;
         }
-        for (int64_t t = 0; t < k; t++)
-            for (int64_t c = 0; c < l; c++)
-                Qd[c * k + t] = Y[t * l + c];
+        for (int64_t e = 0; e < l * k; e++) /* column c of Y is row c of Yt */
+            Qd[e] = Yt[e];
         orthonormalise(Qd, k, l, lambda + l);
         for (int64_t t = 0; t < k; t++)
             for (int64_t c = 0; c < l; c++)
                 Qf[t * l + c] = (float)Qd[c * k + t];
-        status = classical_matrix_apply(ctx, Qf, k, l, cols, (classical_view){ Z, l, 1 }); /* Z = op(B)^T Q */
-        if (status != SMM_OK || it == LOWRANK_POWER_ITERATIONS)
+        /* Z = op(B)^T Q, and Y = op(B) Z while a power iteration is left */
+        status = lowrank_pass(ctx, cols, k, l, Qf, Z, it < LOWRANK_POWER_ITERATIONS ? Yt : NULL);
+        if (it == LOWRANK_POWER_ITERATIONS)
             break;
-        status = classical_matrix_apply(ctx, Z, n, l, &rows, (classical_view){ Y, l, 1 }); /* Y = op(B) Z */
     }
     if (status == SMM_OK && !all_finite(Z, n * l))
         status = SMM_ERR_NON_FINITE;
@@ -332,8 +332,18 @@ static smm_status range_finder(const smm_context *ctx, const classical_data *dat
                     acc += Qd[i * k + t] * W[i * l + c];
                 lr->V[t * s + c] = (float)acc;
             }
+        lr->W = classical_alloc(l, s, sizeof(float), &status);
     }
-    smm_aligned_free(Y);
+    if (status == SMM_OK) { /* Z and W[:, 0..s) kept for the plan's sketch of op(B) */
+        for (int64_t i = 0; i < l; i++)
+            for (int64_t c = 0; c < lr->s; c++)
+                lr->W[i * lr->s + c] = (float)W[i * l + c];
+        lr->Z = Z;
+        lr->l = l;
+        lr->n = n;
+        Z = NULL;
+    }
+    smm_aligned_free(Yt);
     smm_aligned_free(Z);
     smm_aligned_free(Qf);
     smm_aligned_free(Qd);
@@ -378,7 +388,24 @@ static smm_status lowrank_apply(const smm_context *ctx, const void *sketch, cons
     return classical_matrix_apply(ctx, lr->V, lr->k, lr->s, v, out);
 }
 
-static const classical_sketch_ops lowrank_sketch_ops = { lowrank_create, lowrank_apply, lowrank_free };
+/* The plan's sketch of op(B) (v, the vectors create was made from): Z W[:, 0..s) when create kept Z, else V^T v_j. */
+static smm_status lowrank_sketch_data(const smm_context *ctx, void *sketch, const approx_vectors *v,
+                                      classical_view out)
+{
+    lowrank_sketch *lr = sketch;
+    if (lr->Z == NULL || v->count != lr->n)
+        return lowrank_apply(ctx, sketch, v, out);
+    const approx_vectors z = { SMM_ROW_MAJOR, lr->n, lr->Z, lr->l };
+    const smm_status status = classical_matrix_apply(ctx, lr->W, lr->l, lr->s, &z, out);
+    smm_aligned_free(lr->Z);
+    smm_aligned_free(lr->W);
+    lr->Z = NULL;
+    lr->W = NULL;
+    return status;
+}
+
+static const classical_sketch_ops lowrank_sketch_ops = { lowrank_create, lowrank_apply, lowrank_sketch_data,
+                                                         lowrank_free };
 
 const approx_method approx_method_lowrank = {
     SKETCH_LOWRANK, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_EACH, 0, classical_encoded_bytes, topk_shape_of_size,

@@ -145,7 +145,7 @@ static smm_status srht_apply(const smm_context *ctx, const void *sketch, const a
     return SMM_OK;
 }
 
-static const classical_sketch_ops srht_sketch_ops = { srht_create, srht_apply, srht_free };
+static const classical_sketch_ops srht_sketch_ops = { srht_create, srht_apply, NULL, srht_free };
 
 const approx_method approx_method_srht = {
     SKETCH_SRHT, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_EACH, 0, classical_encoded_bytes, topk_shape_of_size,
