@@ -31,8 +31,10 @@
  *                     MIPS-to-nearest-neighbour reduction (hnsw_peer_bridge.h),
  *                     searched at every ef of --hnsw-ef (the cand column).
  *                     Creation: building the graph.
- *   sketchmm methods  approx_plan_create on the database (creation), then
- *                     approx_plan_topk with the given candidates (queries).
+ *   sketchmm methods  approx_plan_create on the database (creation; the plan
+ *                     borrows it, APPROX_BORROW_B, as approx_topk does: the
+ *                     database outlives the plan), then approx_plan_topk
+ *                     with the given candidates (queries).
  *
  * Recall@10 is the sweep's (experiments/topk_recall.h), value-based: a
  * returned column counts when its inner product (recomputed in double,
@@ -132,8 +134,8 @@ static void describe(FILE *out)
         "  k_factor = candidates / %d (when FAISS was built in); hnswlib's HNSW graph over the\n"
         "  database reduced to L2 (x' = [x, sqrt(R^2 - |x|^2)], q' = [q, 0], R the largest norm),\n"
         "  searched at each ef of --hnsw-ef (the cand column; when hnswlib was built in); and the\n"
-        "  sketchmm methods of --methods through approx_plan_create (creation) and\n"
-        "  approx_plan_topk (queries).\n"
+        "  sketchmm methods of --methods through approx_plan_create (creation, borrowing the database:\n"
+        "  APPROX_BORROW_B) and approx_plan_topk (queries).\n"
         "  exact_topk and openblas blocks alternate within each of --reps rounds; the ratio of\n"
         "  their times is the median of the per-round ratios ('+-': half their interquartile range).\n"
         "  Table: median seconds of creation and of the queries, one-shot = their sum, speedup =\n"
@@ -605,6 +607,7 @@ static void run_method(const topk_config *cfg, const topk_problem *p, const meth
     opts.method = spec->method;
     opts.size = (int32_t)spec->size;
     opts.num_threads = (int32_t)cfg->threads;
+    opts.flags = APPROX_BORROW_B; /* the database outlives the plan: no copy of it (approx_topk borrows it too) */
     approx_phase_times pt;
     approx_call call = APPROX_CALL_INIT; /* the candidates of the search, per call */
     call.candidates = (int32_t)candidates;
