@@ -10,6 +10,7 @@
  * second product (op(B) Z) reuses the block just read for the first
  * (op(B)^T Q), so one read of op(B) serves both.
  */
+#include <omp.h>
 #include <string.h>
 
 #include "approx/approx_classical.h"
@@ -18,65 +19,95 @@
 
 /* Columns of op(B) per block (a 128 x 784 float block is 392 KiB: it stays in a 1 MiB L2). */
 #define LOWRANK_BLOCK 128
+/* Column-major vectors transposed per block of the sign sketch. */
+#define SIGN_BLOCK 64
+/* Coordinates per slice of the sign sketch (l rows of it: 24 KiB at l = 24). */
+#define SIGN_SLICE 256
 /* Columns per chunk: a chunk's partial (op(B) Z)^T is summed on one thread; chunks are added in order. */
 #define LOWRANK_CHUNK 1024
+
+/* y[0 .. count) += sign * v[0 .. count), sign +-1 (so each sum is exact but for the one rounding of the add). */
+static void add_signed(float *restrict y, const float *restrict v, float sign, int64_t count)
+{
+    for (int64_t t = 0; t < count; t++)
+        y[t] += sign * v[t];
+}
+
+/*
+ * Yt := the sum of the chunks' partials parts[c] (count floats each), in chunk order, in double, rounded
+ * once; then frees parts. SMM_OK, or SMM_ERR_NO_MEMORY (Yt untouched).
+ */
+static smm_status sum_chunks(float *parts, int64_t chunks, int64_t count, float *Yt)
+{
+    smm_status status = SMM_OK;
+    double *sum = classical_alloc(count, 1, sizeof(double), &status);
+    if (sum != NULL) {
+        memset(sum, 0, (size_t)count * sizeof *sum);
+        for (int64_t c = 0; c < chunks; c++)
+            for (int64_t e = 0; e < count; e++)
+                sum[e] += parts[c * count + e];
+        for (int64_t e = 0; e < count; e++)
+            Yt[e] = (float)sum[e];
+    }
+    smm_aligned_free(sum);
+    smm_aligned_free(parts);
+    return status;
+}
+
+/* The partial (op(B) Omega)^T of columns j0 .. j1 into part (l x k), summed in increasing j; rows: a
+ * SIGN_BLOCK x k buffer for column-major vectors, transposed into it a block at a time. */
+static void sign_chunk(const approx_vectors *cols, int64_t k, int64_t l, uint64_t seed, int64_t j0, int64_t j1,
+                       float *part, float *rows)
+{
+    memset(part, 0, (size_t)(l * k) * sizeof *part);
+    for (int64_t b0 = j0; b0 < j1; b0 += SIGN_BLOCK) {
+        const int64_t nb = j1 - b0 < SIGN_BLOCK ? j1 - b0 : SIGN_BLOCK;
+        const float *v = cols->data + b0 * cols->ld; /* row-major: vector b0 + i at v + i * ld */
+        int64_t ld = cols->ld;
+        if (cols->layout != SMM_ROW_MAJOR) {
+            for (int64_t t = 0; t < k; t++) /* coordinate t of vectors b0 .. b0 + nb */
+                for (int64_t i = 0; i < nb; i++)
+                    rows[i * k + t] = cols->data[t * cols->ld + b0 + i];
+            v = rows;
+            ld = k;
+        }
+        int64_t bucket[SIGN_BLOCK];
+        float sign[SIGN_BLOCK];
+        for (int64_t i = 0; i < nb; i++) {
+            const uint64_t h = classical_hash(seed, (uint64_t)(b0 + i));
+            bucket[i] = (int64_t)(((h & 0xffffffffu) * (uint64_t)l) >> 32);
+            sign[i] = h >> 63 ? -1.0f : 1.0f;
+        }
+        /* a slice of coordinates at a time, so that the l rows of the partial it adds to stay in L1 */
+        for (int64_t t0 = 0; t0 < k; t0 += SIGN_SLICE) {
+            const int64_t w = k - t0 < SIGN_SLICE ? k - t0 : SIGN_SLICE;
+            for (int64_t i = 0; i < nb; i++)
+                add_signed(part + bucket[i] * k + t0, v + i * ld + t0, sign[i], w);
+        }
+    }
+}
 
 smm_status lowrank_sign_sketch(const smm_context *ctx, const approx_vectors *cols, int64_t k, int64_t l,
                                uint64_t seed, float *Yt)
 {
-    const int64_t n = cols->count;
+    const int64_t n = cols->count, chunks = (n + LOWRANK_CHUNK - 1) / LOWRANK_CHUNK;
     smm_status status = SMM_OK;
-    int64_t *target = classical_alloc(n, 1, sizeof(int64_t), &status); /* +-(bucket + 1) of column j */
-    float *acc = classical_alloc(l, k, sizeof(float), &status);
+    float *parts = classical_alloc(chunks, l * k, sizeof(float), &status);
+    float *rows = cols->layout == SMM_ROW_MAJOR ? NULL
+                                                : classical_alloc(ctx->threads, SIGN_BLOCK * k, sizeof(float), &status);
     if (status != SMM_OK) {
-        smm_aligned_free(target);
-        smm_aligned_free(acc);
+        smm_aligned_free(parts);
+        smm_aligned_free(rows);
         return status;
     }
-    const int64_t width = cols->layout == SMM_ROW_MAJOR ? ((k + ctx->threads - 1) / ctx->threads + 15) / 16 * 16 : 64;
-#pragma omp parallel num_threads(ctx->threads)
-    {
-#pragma omp for schedule(static)
-        for (int64_t j = 0; j < n; j++) {
-            const uint64_t h = classical_hash(seed, (uint64_t)j);
-            const int64_t bucket = (int64_t)(((h & 0xffffffffu) * (uint64_t)l) >> 32);
-            target[j] = h >> 63 ? -(bucket + 1) : bucket + 1;
-        }
-        /* each thread owns ranges of coordinates t and sums them over j in increasing order (the bits do
-         * not depend on the ranges); row-major: one range per thread, so each reads its part of a row */
-#pragma omp for schedule(static)
-        for (int64_t t0 = 0; t0 < k; t0 += width) {
-            const int64_t t1 = t0 + width < k ? t0 + width : k;
-            for (int64_t c = 0; c < l; c++)
-                memset(acc + c * k + t0, 0, (size_t)(t1 - t0) * sizeof *acc);
-            if (cols->layout == SMM_ROW_MAJOR) {
-                for (int64_t j = 0; j < n; j++) {
-                    const float *v = cols->data + j * cols->ld;
-                    const int64_t tj = target[j];
-                    float *y = acc + ((tj > 0 ? tj : -tj) - 1) * k;
-                    if (tj > 0)
-                        for (int64_t t = t0; t < t1; t++)
-                            y[t] += v[t];
-                    else
-                        for (int64_t t = t0; t < t1; t++)
-                            y[t] -= v[t];
-                }
-            } else {
-                for (int64_t t = t0; t < t1; t++) {
-                    const float *row = cols->data + t * cols->ld; /* coordinate t of every vector */
-                    for (int64_t j = 0; j < n; j++) {
-                        const int64_t tj = target[j];
-                        float *y = acc + ((tj > 0 ? tj : -tj) - 1) * k + t;
-                        *y = tj > 0 ? *y + row[j] : *y - row[j];
-                    }
-                }
-            }
-        }
+#pragma omp parallel for num_threads(ctx->threads) schedule(dynamic, 1)
+    for (int64_t c = 0; c < chunks; c++) {
+        const int64_t j0 = c * LOWRANK_CHUNK, j1 = j0 + LOWRANK_CHUNK < n ? j0 + LOWRANK_CHUNK : n;
+        sign_chunk(cols, k, l, seed, j0, j1, parts + c * l * k,
+                   rows != NULL ? rows + (int64_t)omp_get_thread_num() * SIGN_BLOCK * k : NULL);
     }
-    memcpy(Yt, acc, (size_t)(l * k) * sizeof *Yt);
-    smm_aligned_free(target);
-    smm_aligned_free(acc);
-    return SMM_OK;
+    smm_aligned_free(rows);
+    return sum_chunks(parts, chunks, l * k, Yt);
 }
 
 /* One chunk, columns j0 .. j1 of op(B): its rows of Z, and its partial (op(B) Z)^T into part (when not NULL). */
@@ -105,12 +136,8 @@ smm_status lowrank_pass(const smm_context *ctx, const approx_vectors *cols, int6
     const int64_t n = cols->count, chunks = (n + LOWRANK_CHUNK - 1) / LOWRANK_CHUNK;
     smm_status status = SMM_OK;
     float *parts = Yt != NULL ? classical_alloc(chunks, l * k, sizeof(float), &status) : NULL;
-    double *sum = Yt != NULL ? classical_alloc(l, k, sizeof(double), &status) : NULL;
-    if (status != SMM_OK) {
-        smm_aligned_free(parts);
-        smm_aligned_free(sum);
+    if (status != SMM_OK)
         return status;
-    }
     const smm_context one = { ctx->isa, 1 };
     int failed = 0;
 #pragma omp parallel for num_threads(ctx->threads) schedule(dynamic, 1) reduction(| : failed)
@@ -118,15 +145,9 @@ smm_status lowrank_pass(const smm_context *ctx, const approx_vectors *cols, int6
         const int64_t j0 = c * LOWRANK_CHUNK, j1 = j0 + LOWRANK_CHUNK < n ? j0 + LOWRANK_CHUNK : n;
         failed |= pass_chunk(&one, cols, k, l, Q, j0, j1, Z, parts != NULL ? parts + c * l * k : NULL) != SMM_OK;
     }
-    if (!failed && Yt != NULL) {
-        memset(sum, 0, (size_t)(l * k) * sizeof *sum);
-        for (int64_t c = 0; c < chunks; c++)
-            for (int64_t e = 0; e < l * k; e++)
-                sum[e] += parts[c * l * k + e];
-        for (int64_t e = 0; e < l * k; e++)
-            Yt[e] = (float)sum[e];
+    if (failed) {
+        smm_aligned_free(parts);
+        return SMM_ERR_NO_MEMORY;
     }
-    smm_aligned_free(parts);
-    smm_aligned_free(sum);
-    return failed ? SMM_ERR_NO_MEMORY : SMM_OK;
+    return parts != NULL ? sum_chunks(parts, chunks, l * k, Yt) : SMM_OK;
 }

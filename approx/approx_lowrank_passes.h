@@ -10,10 +10,10 @@
  *                         in the cache, Y = op(B) Z (the power iteration's
  *                         two products in one read of op(B)).
  *
- * Both give bits that do not depend on the thread count: the sign sketch
- * sums every entry in increasing column order, and lowrank_pass works on
- * fixed chunks of LOWRANK_CHUNK columns, each on one thread, whose partial
- * sums are added in chunk order.
+ * Both give bits that depend on neither the thread count nor the layout of
+ * the vectors: they work on fixed chunks of LOWRANK_CHUNK columns, each on
+ * one thread, whose partial sums are added in chunk order (in double,
+ * rounded once).
  */
 #ifndef APPROX_LOWRANK_PASSES_H
 #define APPROX_LOWRANK_PASSES_H
