@@ -6,14 +6,16 @@
  * block of TOPK_STREAM_COLS columns at a time on one thread (e.g. one
  * single-thread SGEMM) and feeds each row's selection (approx_select.h)
  * from that block at once, while it is in the cache: the scores never go
- * to memory. The one top-k driver: exact_topk and the candidate pass of every
- * approximate method.
+ * to memory. The one top-k driver: exact_topk (for long products in the
+ * exact core's configured block, approx/exact_topk.h) and the candidate
+ * pass of every approximate method.
  */
 #ifndef APPROX_TOPK_STREAM_H
 #define APPROX_TOPK_STREAM_H
 
 #include "approx/approx_select.h"
 #include "common/smm_runtime.h"
+#include "exact/tuning.h"
 
 /* The blocks of a stream: rows per task, columns per score block (a method's, approx_method.topk_shape). */
 typedef struct {
@@ -31,8 +33,8 @@ typedef struct {
  * never on the thread count, so every score is computed the same way with
  * any threads.
  */
-#define TOPK_STREAM_COLS 2048
-#define TOPK_STREAM_MAX_ROWS 256
+#define TOPK_STREAM_COLS TUNING_TOPK_COLS_DEFAULT  /* 2048: exact_topk's untuned block (exact/tuning.h) */
+#define TOPK_STREAM_MAX_ROWS TUNING_TOPK_ROWS_DEFAULT /* 256 */
 static inline int64_t topk_stream_rows(int64_t dim)
 {
     return dim <= 64 ? 64 : dim <= 256 ? 128 : TOPK_STREAM_MAX_ROWS;
