@@ -24,6 +24,7 @@
  * attribute), the rest of the file's path stays AVX-512 F/BW.
  */
 #include <immintrin.h>
+#include <string.h>
 
 #include "sketch/pq_scan_kernels.h"
 
@@ -65,31 +66,27 @@ PQ_INLINE void block_avx512(const uint8_t *lut, int64_t lstride, const int R, in
     for (int r = 0; r < R; r++)
         acc[r][0] = acc[r][1] = _mm512_setzero_si512();
     __m512i lo, hi;
-    int32_t m = 0;
-#pragma GCC unroll 2
-    for (; m + 4 <= M; m += 4) {
+    const int32_t full = M & ~3;
+    if (full < M) { /* the last 1..3 subspaces first, so that the loop below is the last code to touch acc */
+        const __mmask64 k = ((__mmask64)1 << (16 * (M - full))) - 1;
+        split_avx512(_mm512_maskz_loadu_epi8(k, blk + 16 * (int64_t)full), &lo, &hi);
+        step_avx512(lo, hi, lut + 16 * (int64_t)full, lstride, R, acc, k, 1);
+    }
+    for (int32_t m = 0; m < full; m += 4) {
         split_avx512(_mm512_loadu_si512((const void *)(blk + 16 * (int64_t)m)), &lo, &hi);
         step_avx512(lo, hi, lut + 16 * (int64_t)m, lstride, R, acc, 0, 0);
     }
-    if (m < M) {
-        const __mmask64 k = ((__mmask64)1 << (16 * (M - m))) - 1;
-        split_avx512(_mm512_maskz_loadu_epi8(k, blk + 16 * (int64_t)m), &lo, &hi);
-        step_avx512(lo, hi, lut + 16 * (int64_t)m, lstride, R, acc, k, 1);
+    /* plain stores only (masked stores of acc made GCC 12 copy every accumulator in the loop above) */
+    uint32_t part[PQ_AVX512_ROWS][PQ_BLOCK];
+    const int whole = cnt == PQ_BLOCK;
+    for (int r = 0; r < R; r++) {
+        uint32_t *dst = whole ? out + r * ldo : part[r];
+        _mm512_storeu_si512((void *)dst, acc[r][0]);
+        _mm512_storeu_si512((void *)(dst + 16), acc[r][1]);
     }
-    if (cnt == PQ_BLOCK) {
-        for (int r = 0; r < R; r++) {
-            _mm512_storeu_si512((void *)(out + r * ldo), acc[r][0]);
-            _mm512_storeu_si512((void *)(out + r * ldo + 16), acc[r][1]);
-        }
-    } else {
-        const __mmask16 k0 = cnt >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << cnt) - 1);
-        const __mmask16 k1 = cnt > 16 ? (__mmask16)((1u << (cnt - 16)) - 1) : (__mmask16)0;
-        for (int r = 0; r < R; r++) {
-            _mm512_mask_storeu_epi32(out + r * ldo, k0, acc[r][0]);
-            if (k1)
-                _mm512_mask_storeu_epi32(out + r * ldo + 16, k1, acc[r][1]);
-        }
-    }
+    if (!whole)
+        for (int r = 0; r < R; r++)
+            memcpy(out + r * ldo, part[r], (size_t)cnt * sizeof(uint32_t));
 }
 
 /* The rows' count R as a constant, so that each block_avx512 keeps its accumulators in registers. */
