@@ -29,10 +29,11 @@ static int64_t ways_of(int64_t bytes, int64_t way)
     return ceil_div(bytes, way);
 }
 
-static int64_t model_kc(int mr, int nr, const smm_cache_level *l1)
+/* kc from L1: the B micro-panel and one A micro-panel in whole ways, one way spare; 0 when L1 is unknown. */
+static int64_t model_kc_l1(int mr, int nr, const smm_cache_level *l1)
 {
     const int64_t way = way_bytes(l1);
-    int64_t kc = TUNING_KC_MIN;
+    int64_t kc = 0;
     if (way > 0 && l1->ways >= 3) {
         for (int64_t k = TUNING_KC_MIN; k <= TUNING_KC_MAX; k += 8) {
             if (ways_of(FLOAT_BYTES * k * nr, way) + ways_of(FLOAT_BYTES * k * mr, way) > l1->ways - 1)
@@ -41,6 +42,26 @@ static int64_t model_kc(int mr, int nr, const smm_cache_level *l1)
         }
     } else if (l1->size > 0) { /* a cache of one or two ways: half of it for both panels */
         kc = l1->size / 2 / (FLOAT_BYTES * (mr + nr)) / 8 * 8;
+    }
+    return kc;
+}
+
+/* kc from L2: the B micro-panel in one way (of at least three); 0 when L2 cannot say. */
+static int64_t model_kc_l2(int nr, const smm_cache_level *l2)
+{
+    const int64_t way = way_bytes(l2);
+    if (way <= 0 || l2->ways < 3)
+        return 0;
+    return way / (FLOAT_BYTES * nr) / 8 * 8;
+}
+
+static int64_t model_kc(int mr, int nr, const smm_cache_level *l1, const smm_cache_level *l2)
+{
+    int64_t kc = model_kc_l1(mr, nr, l1);
+    if (kc < SGEMM_MODEL_KC_L1_MIN) { /* too short a panel: B streams from L2 instead */
+        const int64_t kc2 = model_kc_l2(nr, l2);
+        if (kc2 > kc)
+            kc = kc2;
     }
     return clamp(kc, TUNING_KC_MIN, TUNING_KC_MAX);
 }
@@ -86,7 +107,7 @@ static int64_t model_nc(int nr, int64_t kc, int64_t mc, const smm_cache_level *l
 sgemm_blocks sgemm_model_blocks(int mr, int nr, const smm_cache_geometry *g, int threads)
 {
     sgemm_blocks b;
-    b.kc = model_kc(mr, nr, &g->l1d);
+    b.kc = model_kc(mr, nr, &g->l1d, &g->l2);
     b.mc = model_mc(mr, nr, b.kc, &g->l2, threads < 1 ? 1 : threads);
     b.nc = model_nc(nr, b.kc, b.mc, &g->l3);
     return b;

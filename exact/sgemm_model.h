@@ -5,7 +5,7 @@
  * nc for an mr x nr micro-kernel from the sizes, ways, sets and line sizes
  * of the data caches, read at run time (common/smm_cache.h).
  *
- * The driver (sgemm_driver.c) keeps a kc x nr micro-panel of B in L1 while
+ * The driver (sgemm_driver.c) keeps a kc x nr micro-panel of B in L1 (or L2, below) while
  * the mr x kc micro-panels of the packed A block stream past it from L2,
  * and keeps the packed B block (kc x nc) in L3. With W ways of S sets of L
  * bytes per level (a way holds S L bytes), in floats of 4 bytes:
@@ -16,6 +16,16 @@
  *       one way left for the lines of C and the stack, so that the A
  *       panels streaming through never evict B (an LRU cache evicts the
  *       oldest line of the set: A's own);
+ *       when that gives fewer than SGEMM_MODEL_KC_L1_MIN steps (an L1 of
+ *       32 KiB against a 32-wide B panel: 160), the B micro-panel streams
+ *       from L2 instead, and kc is the largest multiple of 8 with
+ *         4 kc nr <= S2 L2,
+ *       the B micro-panel in one way of L2: a short panel updates the
+ *       C tile (mr x nr loads and stores, from L3 or memory for a large C)
+ *       every kc steps, and on AMD Zen 4 (32 KiB L1d, 1 MiB 8-way L2)
+ *       avx512_12x32 ran 84-88 GFLOPS with kc 160 against 92-108 with
+ *       kc 512-1024 at n = 2048 and 4096 (1 thread, 112 GFLOPS FMA probe),
+ *       the B panel read from L2 at a few bytes per cycle;
  *   mc: A gets the ways of L2 that the B micro-panel (twice: the current
  *       and the next) and one spare way leave,
  *         mc = (W2 - 1 - ceil(2 * 4 kc nr / S2 L2)) S2 L2 / (4 kc),
@@ -37,6 +47,7 @@
 #include "exact/tuning.h"
 
 #define SGEMM_MODEL_NC_CAP 8192
+#define SGEMM_MODEL_KC_L1_MIN 256 /* the shortest B micro-panel worth keeping in L1 (see kc above) */
 
 typedef struct {
     int64_t kc, mc, nc;

@@ -150,11 +150,17 @@ START_TEST(test_model_blocks)
     /* Zen 4: 32 KiB 8-way L1d, 1 MiB 8-way L2, 32 MiB 16-way L3 */
     const smm_cache_geometry zen4 = geometry(32 << 10, 8, 1 << 20, 8, 32 << 20, 16);
     sgemm_blocks b = sgemm_model_blocks(12, 32, &zen4, 1);
-    /* kc 160: B 5 ways (20 KiB), A 2 ways (7.5 KiB), 7 of 8 ways; 168 would need 6 + 2 */
-    ck_assert_int_eq(b.kc, 160);
-    /* mc: 8 - 1 - ceil(2 * 20 KiB / 128 KiB) = 6 ways of 128 KiB over 640 bytes per row, down to 12 */
-    ck_assert_int_eq(b.mc, 786432 / 640 / 12 * 12);
-    ck_assert_int_eq(b.nc, SGEMM_MODEL_NC_CAP);
+    /* L1 alone would give kc 160 (B 5 ways, A 2 ways, 7 of 8), under SGEMM_MODEL_KC_L1_MIN: the B panel
+     * goes to L2, one way of 128 KiB at 128 bytes per step: kc 1024 */
+    ck_assert_int_eq(b.kc, 1024);
+    /* mc: 8 - 1 - ceil(2 * 128 KiB / 128 KiB) = 5 ways of 128 KiB over 4096 bytes per row, down to 12 */
+    ck_assert_int_eq(b.mc, 655360 / 4096 / 12 * 12);
+    /* nc: 16 - 1 - ceil(2 * 156 * 4096 / 2 MiB) = 14 ways of 2 MiB over 4096 bytes per column */
+    ck_assert_int_eq(b.nc, 14 * 2097152 / 4096);
+    /* 6 x 64 on Zen 4: L1 gives 96, one L2 way holds 512 steps of 256 bytes */
+    ck_assert_int_eq(sgemm_model_blocks(6, 64, &zen4, 1).kc, 512);
+    /* AVX2 6 x 16 on Zen 4: L1 holds 320 steps (4 + 2 of 7 ways): no change */
+    ck_assert_int_eq(sgemm_model_blocks(6, 16, &zen4, 1).kc, 320);
     /* Ice Lake: 48 KiB 12-way L1d: kc 256 (8 + 3 of 11 ways) */
     const smm_cache_geometry icl = geometry(48 << 10, 12, 1280 << 10, 20, 0, 0);
     b = sgemm_model_blocks(12, 32, &icl, 1);
@@ -163,7 +169,7 @@ START_TEST(test_model_blocks)
     /* an L2 shared by two threads halves A's share */
     smm_cache_geometry smt = zen4;
     smt.l2.shared_by = 2;
-    ck_assert_int_eq(sgemm_model_blocks(12, 32, &smt, 2).mc, 786432 / 2 / 640 / 12 * 12);
+    ck_assert_int_eq(sgemm_model_blocks(12, 32, &smt, 2).mc, 655360 / 2 / 4096 / 12 * 12);
     /* a tiny direct-mapped L1: still within the limits */
     const smm_cache_geometry tiny = geometry(4 << 10, 1, 64 << 10, 2, 0, 0);
     b = sgemm_model_blocks(16, 64, &tiny, 1);

@@ -207,7 +207,7 @@ void tune_stage_kernel(tune_session *s, tuning_params *p, char *measured, size_t
     add_candidate(r, p);
     const sgemm_kernels *row = sgemm_kernels_for(s->isa);
     const int64_t l2 = smm_caches()->l2.size > 0 ? smm_caches()->l2.size : 1 << 20;
-    static const int64_t kcs[] = { 96, 128, 192, 256, 320, 384, 512 };
+    static const int64_t kcs[] = { 96, 128, 192, 256, 320, 384, 512, 768, 1024 };
     for (int shape = 0; shape < row->nshapes; shape++) {
         tuning_params q;
         tuning_default_params(s->isa, shape, &q);
