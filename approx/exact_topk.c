@@ -87,8 +87,9 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
     best_rows best = { topk, smm_aligned_alloc((size_t)entries * sizeof(int64_t)),
                        smm_aligned_alloc((size_t)entries * sizeof(float)) };
     s = best.idx && best.val ? SMM_OK : SMM_ERR_NO_MEMORY;
+    const topk_scores scores = { product_block, NULL, &p };
     if (s == SMM_OK)
-        s = topk_stream(&ctx, m, n, topk, topk_stream_shape(k), 1, product_block, &p, keep_best, &best, 0);
+        s = topk_stream(&ctx, m, n, topk, topk_stream_shape(k), 1, &scores, keep_best, &best, 0);
     if (s == SMM_OK)
         for (int64_t i = 0; i < m; i++) {
             memcpy(idx + i * ldk, best.idx + i * topk, (size_t)topk * sizeof(int64_t));
