@@ -4,10 +4,11 @@
  * kernels (sketch/maddness.h has the trees, prototypes, codes and tables;
  * approx.h the method's math).
  *
- * The plan trains C = size codebooks on op(B)'s columns and keeps one
- * table of 16 C bytes (with its step and bias) per column; a product
- * encodes the rows of op(A) by the trees into packed blocks of 32 rows and
- * estimates entry (i, j) as scale_j * sum_c lut_j[c][code_c(a_i)] + bias_j.
+ * The plan trains C = size codebooks on the directions of op(B)'s columns
+ * and keeps one table of 16 C bytes (with its step and bias) per column; a
+ * product encodes the rows of op(A) by the trees into their norms and
+ * packed blocks of 32 rows and estimates entry (i, j) as (scale_j * sum_c
+ * lut_j[c][code_c(a_i)] + bias_j) |a_i|.
  * The scan kernels run the roles of product quantization swapped: tables
  * (columns of op(B)) in the kernel's rows, codes (rows of op(A)) in its
  * columns, so each scan gives a tile of C^T: MD_TILE_COLS columns of op(B)
@@ -42,6 +43,7 @@ typedef struct {
     uint8_t *lut;       /* b state: n * 16 C */
     float *scale, *bias;
     uint8_t *codes; /* a state: pq_codes_bytes(C, m) */
+    float *norms;   /* a state: m, |a_i| */
 } md_state;
 
 static void md_free_state(void *state)
@@ -54,6 +56,7 @@ static void md_free_state(void *state)
     smm_aligned_free(st->scale);
     smm_aligned_free(st->bias);
     smm_aligned_free(st->codes);
+    smm_aligned_free(st->norms);
     smm_aligned_free(st);
 }
 
@@ -121,13 +124,14 @@ static smm_status md_sketch_a(const smm_context *ctx, const approx_b_side *b, co
         return SMM_ERR_NO_MEMORY;
     smm_status status = SMM_OK;
     st->codes = approx_alloc(bytes, 1, &status);
+    st->norms = approx_alloc(m, sizeof(float), &status);
     if (status != SMM_OK) {
         md_free_state(st);
         return status;
     }
     const int row_major = rows_a->layout == SMM_ROW_MAJOR;
     maddness_encode(ctx, bs->md, rows_a->data, m, row_major ? rows_a->ld : 1, row_major ? 1 : rows_a->ld,
-                    st->codes);
+                    st->codes, st->norms);
     *a_state = st;
     return SMM_OK;
 }
@@ -136,9 +140,9 @@ static smm_status md_sketch_a(const smm_context *ctx, const approx_b_side *b, co
  * Estimates of rows i0 .. i0 + rows - 1 of op(A) against columns j0 .. j0 +
  * cols - 1 of op(B): entry (r, c) goes to dst[r * rs + c * cs] as e (raw)
  * or alpha e + beta dst (beta == 0: alpha e, dst write-only), e =
- * scale_j * (float)sum + bias_j exactly as pq_scan_float computes it (float
- * multiply, then add; sums below 2^24 convert exactly). Any i0 (the scan
- * starts at its block), any j0. Per tile: the scan's sums (tables x rows),
+ * (scale_j * (float)sum + bias_j) |a_i|: pq_scan_float's value (float
+ * multiply, then add; sums below 2^24 convert exactly) times the row's
+ * norm. Any i0 (the scan starts at its block), any j0. Per tile: the scan's sums (tables x rows),
  * converted to estimates in that layout (contiguous over rows: vectorised),
  * then written transposed.
  */
@@ -157,13 +161,14 @@ static void md_tile(smm_isa isa, const md_state *bs, const md_state *as, int64_t
             const int64_t nc = cols - c0 < MD_TILE_COLS ? cols - c0 : MD_TILE_COLS;
             const int64_t j = j0 + c0;
             pq_scan(isa, bs->lut + j * D, nc, C, as->codes + (r0 / PQ_BLOCK) * bb, 0, nr, sums, MD_TILE_ROWS);
+            const float *norm = as->norms + r0;
             for (int64_t c = 0; c < nc; c++) {
                 const float sc = bs->scale[j + c], bi = bs->bias[j + c];
                 const uint32_t *su = sums + c * MD_TILE_ROWS;
                 float *e = est + c * MD_TILE_ROWS;
                 for (int64_t r = first; r < nr; r++) {
                     const float prod = sc * (float)(int32_t)su[r]; /* sums < 2^24: exact either way */
-                    e[r] = prod + bi;
+                    e[r] = (prod + bi) * norm[r];
                 }
             }
             int64_t r = first;
@@ -233,14 +238,14 @@ static const approx_method_ops md_ops = {
     md_sketch_b, md_sketch_a, md_estimate, md_estimate_block, NULL, md_free_state,
 };
 
-/* C 4-bit leaf codes of a row of op(A) (the plan keeps 16 C + 8 bytes of tables per column of op(B)). */
+/* C 4-bit leaf codes and the norm of a row of op(A) (the plan keeps 16 C + 8 bytes of tables per column of op(B)). */
 static int64_t md_encoded_bytes(sketch_method id, int32_t C, int64_t k)
 {
     (void)id, (void)k;
-    return ((int64_t)C + 1) / 2;
+    return ((int64_t)C + 1) / 2 + (int64_t)sizeof(float);
 }
 
 const approx_method approx_method_maddness = {
-    SKETCH_MADDNESS, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_SHARED, 0, md_encoded_bytes, topk_shape_of_size,
+    SKETCH_MADDNESS, 64, APPROX_MAX_SKETCH_DIM, APPROX_SCALE_EACH, 0, md_encoded_bytes, topk_shape_of_size,
     md_check_sizes, &md_ops, NULL,
 };

@@ -19,7 +19,6 @@
 /* How a method's data is brought into the safe range (approx_scale.h). */
 typedef enum {
     APPROX_SCALE_EACH = 0, /* op(A) and op(B) each by their own power of two (the estimate is bilinear) */
-    APPROX_SCALE_SHARED,   /* op(A) by op(B)'s power of two: it is encoded by what was learned on op(B) */
     APPROX_SCALE_NONE      /* neither: the method is scale-free itself and checks its data as it goes */
 } approx_scale_rule;
 

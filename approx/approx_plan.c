@@ -126,11 +126,6 @@ smm_status approx_plan_scale_a(const smm_context *ctx, const approx_plan *plan, 
     int exponent = 0;
     smm_status s = approx_check_values(ctx, rows_a, plan->b.k, &exponent);
     *shift = approx_safe_shift(exponent);
-    if (s == SMM_OK && rule == APPROX_SCALE_SHARED) {
-        *shift = plan->b_shift;
-        if (exponent - plan->b_shift > 127) /* op(A) times op(B)'s power of two overflows */
-            s = SMM_ERR_NON_FINITE;
-    }
     if (s == SMM_OK && *shift != 0)
         s = approx_scaled_copy(ctx, rows_a, plan->b.k, *shift, copy, scaled);
     return s;

@@ -118,15 +118,22 @@ static smm_status srht_apply(const smm_context *ctx, const void *sketch, const a
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < count; i++) {
             const float *x = v->data + i * row_step;
+            int64_t step = elem_step;
+            if (step != 1) { /* a strided vector (a borrowed row-major B) is read once, into y */
+                for (int64_t t = 0; t < k; t++)
+                    y[t] = x[t * step];
+                x = y;
+                step = 1;
+            }
             float big = 0.0f;
             for (int64_t t = 0; t < k; t++) {
-                const float a = fabsf(x[t * elem_step]);
+                const float a = fabsf(x[t * step]);
                 big = a > big ? a : big;
             }
             int e = 0;
             if (big > 0.0f)
                 (void)frexpf(big, &e);
-            hd_scale_pad(x, elem_step, k, dim, big, scale_pad, y); /* y = 2^(1-e) x, zero-padded */
+            hd_scale_pad(x, step, k, dim, big, scale_pad, y); /* y = 2^(1-e) x, zero-padded (x may be y) */
             fwht(y, h->flip, dim);                                 /* y = H D y */
             const double factor = ldexp(inv_sqrt_s, e - 1);
             float *o = out.p + i * out.rs;

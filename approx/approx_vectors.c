@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "sketchmm/unary.h"
+
 /* Transposing a matrix flips its layout, so op(X) = X^T in one layout is X in the other. */
 approx_vectors approx_vectors_of(smm_layout layout, smm_trans trans, int rows, int64_t count, const float *X,
                                  int64_t ld)
@@ -56,9 +58,12 @@ smm_status approx_row_major(const approx_vectors *v, int64_t dim, const float **
     float *c = approx_alloc(v->count, dim * (int64_t)sizeof(float), &status);
     if (c == NULL)
         return status;
-    for (int64_t i = 0; i < v->count; i++)
-        for (int64_t t = 0; t < dim; t++)
-            c[i * dim + t] = v->data[t * v->ld + i];
+    /* the vectors are the columns of a dim x count row-major matrix: its transpose, in cache blocks */
+    status = unary_apply(UNARY_IDENTITY, SMM_ROW_MAJOR, SMM_TRANS, v->count, dim, v->data, v->ld, c, dim);
+    if (status != SMM_OK) {
+        smm_aligned_free(c);
+        return status;
+    }
     *X = *copy = c;
     *ld = dim;
     return SMM_OK;

@@ -1,18 +1,21 @@
 /*
  * exact_topk.c - the reference top-k: op(A) op(B) computed by exact_sgemm a
- * block at a time (topk_stream.h: each thread takes a task of rows, 256 when
- * k > 256, and runs them over op(B) in blocks of 2048 columns, one
- * single-thread SGEMM per block, so the whole product is never stored and
- * op(B) is read once per task),
+ * block at a time (topk_stream.h: each thread takes a task of rows and runs
+ * them over op(B) in blocks of columns, one single-thread SGEMM per block,
+ * so the whole product is never stored and op(B) is read once per task),
  * each row's topk largest entries selected exactly from the block while it
- * is in the cache (approx.h: exact_topk).
+ * is in the cache (approx.h: exact_topk). The block: for k > 256 the exact
+ * core's configuration's (exact/tuning.h: 256 x 2048 unless tuned); for
+ * shorter products, which are bound by memory, topk_stream_shape(k).
  */
 #include <string.h>
 
 #include "approx/approx_args.h"
 #include "approx/approx_scale.h"
+#include "approx/exact_topk.h"
 #include "approx/topk_stream.h"
 #include "exact/sgemm.h"
+#include "exact/tuning.h"
 
 typedef struct {
     approx_vectors rows_a, cols_b;
@@ -48,10 +51,26 @@ static void keep_best(void *arg, int64_t i, scored_index *best, int64_t count, v
     }
 }
 
+topk_shape exact_topk_block(smm_isa isa, int64_t k)
+{
+    if (k <= 256)
+        return topk_stream_shape(k);
+    const tuning_params *p = &tuning_active()->params[isa];
+    const topk_shape b = { p->topk_rows, p->topk_cols };
+    return b;
+}
+
 smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
                       int64_t m, int64_t n, int64_t k,
                       const float *A, int64_t lda, const float *B, int64_t ldb,
                       int64_t topk, int64_t *idx, float *val, int64_t ldk)
+{
+    return exact_topk_with(NULL, NULL, layout, transa, transb, m, n, k, A, lda, B, ldb, topk, idx, val, ldk);
+}
+
+smm_status exact_topk_with(const smm_context *with, const topk_shape *block, smm_layout layout, smm_trans transa,
+                           smm_trans transb, int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
+                           const float *B, int64_t ldb, int64_t topk, int64_t *idx, float *val, int64_t ldk)
 {
     smm_status s = approx_check_b(layout, transb, k, n, B, ldb);
     if (s == SMM_OK)
@@ -62,7 +81,9 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
         s = approx_check_topk_overlap(m, topk, idx, val, ldk, approx_stored_span(layout, transa, m, k, A, lda),
                                       approx_stored_span(layout, transb, k, n, B, ldb));
     smm_context ctx;
-    if (s == SMM_OK)
+    if (s == SMM_OK && with != NULL)
+        ctx = *with;
+    else if (s == SMM_OK)
         s = smm_context_current(&ctx);
     if (s != SMM_OK || m == 0)
         return s;
@@ -89,7 +110,8 @@ smm_status exact_topk(smm_layout layout, smm_trans transa, smm_trans transb,
     s = best.idx && best.val ? SMM_OK : SMM_ERR_NO_MEMORY;
     const topk_scores scores = { product_block, NULL, &p };
     if (s == SMM_OK)
-        s = topk_stream(&ctx, m, n, topk, topk_stream_shape(k), 1, &scores, keep_best, &best, 0);
+        s = topk_stream(&ctx, m, n, topk, block != NULL ? *block : exact_topk_block(ctx.isa, k), 1, &scores, keep_best,
+                        &best, 0);
     if (s == SMM_OK)
         for (int64_t i = 0; i < m; i++) {
             memcpy(idx + i * ldk, best.idx + i * topk, (size_t)topk * sizeof(int64_t));

@@ -9,14 +9,16 @@
  * to memory. Once a task's selections are full, a stream that can compute
  * its scores straight into them (topk_scores.select: the fused candidate
  * pass of the sketched-factor methods, fused_select.h) does so, and its
- * blocks are not stored at all. The one top-k driver: exact_topk and the
- * candidate pass of every approximate method.
+ * blocks are not stored at all. The one top-k driver: exact_topk (for long
+ * products in the exact core's configured block, approx/exact_topk.h) and
+ * the candidate pass of every approximate method.
  */
 #ifndef APPROX_TOPK_STREAM_H
 #define APPROX_TOPK_STREAM_H
 
 #include "approx/approx_select.h"
 #include "common/smm_runtime.h"
+#include "exact/tuning.h"
 
 /* The blocks of a stream: rows per task, columns per score block (a method's, approx_method.topk_shape). */
 typedef struct {
@@ -34,8 +36,8 @@ typedef struct {
  * never on the thread count, so every score is computed the same way with
  * any threads.
  */
-#define TOPK_STREAM_COLS 2048
-#define TOPK_STREAM_MAX_ROWS 256
+#define TOPK_STREAM_COLS TUNING_TOPK_COLS_DEFAULT  /* 2048: exact_topk's untuned block (exact/tuning.h) */
+#define TOPK_STREAM_MAX_ROWS TUNING_TOPK_ROWS_DEFAULT /* 256 */
 static inline int64_t topk_stream_rows(int64_t dim)
 {
     return dim <= 64 ? 64 : dim <= 256 ? 128 : TOPK_STREAM_MAX_ROWS;

@@ -1,5 +1,12 @@
-/* smm_cpu.c - CPU feature detection (cpuid/xgetbv on x86-64; AArch64 always has NEON). */
+/*
+ * smm_cpu.c - CPU feature detection (cpuid/xgetbv on x86-64; AArch64 always
+ * has NEON) and the CPU's identity (cpuid leaves 0 and 1; the MIDR register
+ * as Linux shows it on AArch64).
+ */
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/smm_runtime.h"
 
@@ -56,6 +63,54 @@ static smm_cpu_features detect(void)
 }
 #endif
 
+#if defined(__x86_64__) || defined(_M_X64)
+static smm_cpu_identity identify(void)
+{
+    smm_cpu_identity id = { "unknown", 0, 0, 0 };
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return id;
+    memcpy(id.vendor, &b, 4);
+    memcpy(id.vendor + 4, &d, 4);
+    memcpy(id.vendor + 8, &c, 4);
+    id.vendor[12] = '\0';
+    if (a < 1 || !__get_cpuid(1, &a, &b, &c, &d))
+        return id;
+    const int family = (int)((a >> 8) & 0xf), model = (int)((a >> 4) & 0xf);
+    id.stepping = (int)(a & 0xf);
+    id.family = family == 0xf ? family + (int)((a >> 20) & 0xff) : family;
+    id.model = family == 0x6 || family == 0xf ? model + (int)(((a >> 16) & 0xf) << 4) : model;
+    return id;
+}
+#elif defined(__aarch64__)
+/* MIDR_EL1 as Linux exports it: implementer [31:24], variant [23:20], part [15:4], revision [3:0]. */
+static smm_cpu_identity identify(void)
+{
+    smm_cpu_identity id = { "unknown", 0, 0, 0 };
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
+    if (f == NULL)
+        return id;
+    char buf[64];
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *end;
+    const unsigned long long midr = strtoull(buf, &end, 16);
+    if (end == buf)
+        return id;
+    snprintf(id.vendor, sizeof id.vendor, "arm-0x%02x", (unsigned)((midr >> 24) & 0xff));
+    id.model = (int)((midr >> 4) & 0xfff);
+    id.stepping = (int)(((midr >> 20) & 0xf) * 16 + (midr & 0xf));
+    return id;
+}
+#else
+static smm_cpu_identity identify(void)
+{
+    smm_cpu_identity id = { "unknown", 0, 0, 0 };
+    return id;
+}
+#endif
+
 static smm_cpu_features features;
 static pthread_once_t features_once = PTHREAD_ONCE_INIT;
 
@@ -68,4 +123,18 @@ const smm_cpu_features *smm_cpu(void)
 {
     pthread_once(&features_once, detect_once);
     return &features;
+}
+
+static smm_cpu_identity identity;
+static pthread_once_t identity_once = PTHREAD_ONCE_INIT;
+
+static void identify_once(void)
+{
+    identity = identify();
+}
+
+const smm_cpu_identity *smm_cpu_id(void)
+{
+    pthread_once(&identity_once, identify_once);
+    return &identity;
 }

@@ -1,6 +1,7 @@
 /*
- * smm_runtime.c - the process-wide ISA path and thread count (with their
- * environment overrides), argument checks and aligned allocation.
+ * smm_runtime.c - the process-wide ISA path, thread count and code
+ * generation switch (with their environment overrides), argument checks and
+ * aligned allocation.
  */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux), hidden by _POSIX_C_SOURCE alone */
 #include <ctype.h>
@@ -21,6 +22,7 @@
 /* A selection is kept as one int: > 0 an smm_isa, < 0 a negated error status, 0 not yet resolved. */
 atomic_int smm_isa_selection = 0; /* smm_runtime.h */
 static atomic_int thread_selection = 0;
+static atomic_int jit_selection = 0;
 
 const char *smm_isa_name(smm_isa isa)
 {
@@ -185,12 +187,66 @@ int smm_get_num_threads(void)
     return sel > 0 ? sel : 1;
 }
 
+/* SKETCHMM_JIT, encoded as jit_selection: 1 on, 2 off, < 0 a negated error. */
+static int resolve_default_jit(void)
+{
+    const char *env = getenv("SKETCHMM_JIT");
+    if (env == NULL)
+        return 1;
+    while (isspace((unsigned char)*env))
+        env++;
+    if (*env == '\0')
+        return 1;
+    const char value = *env++;
+    while (isspace((unsigned char)*env))
+        env++;
+    if (*env != '\0' || (value != '0' && value != '1'))
+        return -(int)SMM_ERR_BAD_ENV;
+    return value == '1' ? 1 : 2;
+}
+
+smm_status smm_set_jit(int mode)
+{
+    int sel;
+    if (mode == 1 || mode == 0)
+        sel = mode == 1 ? 1 : 2;
+    else if (mode == -1)
+        sel = resolve_default_jit();
+    else
+        return SMM_ERR_BAD_ARGUMENT;
+    atomic_store(&jit_selection, sel);
+    return sel > 0 ? SMM_OK : (smm_status)(-sel);
+}
+
+static int current_jit(void)
+{
+    int sel = atomic_load_explicit(&jit_selection, memory_order_relaxed);
+    if (sel == 0) {
+        sel = resolve_default_jit();
+        atomic_store(&jit_selection, sel);
+    }
+    return sel;
+}
+
+int smm_jit_now(void)
+{
+    return current_jit() == 1;
+}
+
+int smm_get_jit(void)
+{
+    return smm_jit_now();
+}
+
 smm_status smm_context_current(smm_context *ctx)
 {
     smm_isa isa;
     smm_status s = smm_get_isa(&isa);
     if (s != SMM_OK)
         return s;
+    const int jit = current_jit();
+    if (jit < 0)
+        return (smm_status)(-jit);
     int threads = current_threads();
     if (threads < 0)
         return (smm_status)(-threads);

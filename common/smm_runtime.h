@@ -36,6 +36,21 @@ typedef struct {
 /* Detected once, then cached; never NULL. */
 const smm_cpu_features *smm_cpu(void);
 
+/*
+ * Who the CPU is, for the tuning file's signature: vendor (x86: the cpuid
+ * vendor string, e.g. "AuthenticAMD"; AArch64: "arm-0x41", the MIDR
+ * implementer), family, model and stepping (x86: display family and model
+ * as lscpu prints them; AArch64: 0, the MIDR part number, variant * 16 +
+ * revision). Unknown fields are 0 and the vendor "unknown". Detected once
+ * (smm_cpu.c); never NULL.
+ */
+typedef struct {
+    char vendor[32];
+    int family, model, stepping;
+} smm_cpu_identity;
+
+const smm_cpu_identity *smm_cpu_id(void);
+
 /* The settings one call runs with, resolved at its public entry point. */
 typedef struct {
     smm_isa isa; /* never SMM_ISA_AUTO */
@@ -44,7 +59,8 @@ typedef struct {
 
 /*
  * Resolve the process-wide ISA path and thread count into *ctx.
- * Returns SMM_OK or the selection error described in common.h.
+ * Returns SMM_OK or the selection error described in common.h (an
+ * unparsable SKETCHMM_JIT included).
  */
 smm_status smm_context_current(smm_context *ctx);
 
@@ -62,6 +78,13 @@ static inline int smm_isa_now(void)
     const int sel = atomic_load_explicit(&smm_isa_selection, memory_order_relaxed);
     return sel != 0 ? sel : smm_isa_resolve();
 }
+
+/*
+ * Run-time code generation on or off (smm_set_jit, SKETCHMM_JIT): 1 or 0,
+ * read with one load once resolved; an unparsable SKETCHMM_JIT counts as off
+ * here (smm_context_current reports it).
+ */
+int smm_jit_now(void);
 
 /* ---- argument checks (no memory is touched) ---- */
 

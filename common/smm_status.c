@@ -24,11 +24,15 @@ const char *smm_status_str(smm_status s)
     case SMM_ERR_BAD_METHOD: return "unknown approximation method";
     case SMM_ERR_BAD_ISA: return "unknown ISA value";
     case SMM_ERR_ISA_UNAVAILABLE: return "the requested ISA path is not available on this CPU or build";
-    case SMM_ERR_BAD_ENV: return "SKETCHMM_ISA or SKETCHMM_NUM_THREADS holds a value that cannot be parsed";
+    case SMM_ERR_BAD_ENV:
+        return "SKETCHMM_ISA, SKETCHMM_NUM_THREADS or SKETCHMM_JIT holds a value that cannot be parsed";
     case SMM_ERR_BAD_THREADS: return "thread count is negative or above SMM_MAX_THREADS";
     case SMM_ERR_NO_MEMORY: return "out of memory";
     case SMM_ERR_NON_FINITE: return "input holds NaN or Inf, or a norm or sketch computed from it overflows float";
     case SMM_ERR_BAD_ARGUMENT: return "an argument is out of its documented range, or an output overlaps an input";
+    case SMM_ERR_FILE: return "a file could not be written";
+    case SMM_ERR_NO_EXEC_MEMORY:
+        return "the system refuses executable memory for generated code (the precompiled kernels run)";
     }
     return "unknown status code";
 }

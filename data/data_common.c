@@ -6,6 +6,7 @@
 #include "data/dataset.h"
 #include "data/data_internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,21 @@ uint64_t dataset_rng_u64(uint64_t seed, uint64_t stream, uint64_t index)
 double dataset_rng_uniform(uint64_t seed, uint64_t stream, uint64_t index)
 {
     return ((double)(dataset_rng_u64(seed, stream, index) >> 11) + 1.0) * 0x1.0p-53;
+}
+
+void dataset_rng_gaussians(float *x, uint64_t n, uint64_t seed, uint64_t stream, uint64_t first)
+{
+    static const double two_pi = 6.283185307179586476925286766559;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t idx = first + i;
+        uint64_t pair = idx / 2;
+        double u1 = dataset_rng_uniform(seed, stream, 2 * pair);
+        double u2 = dataset_rng_uniform(seed, stream, 2 * pair + 1);
+        double r = sqrt(-2.0 * log(u1));
+        double t = two_pi * u2;
+        double z = (idx % 2 == 0) ? r * cos(t) : r * sin(t);
+        x[i] = (float)z;
+    }
 }
 
 const char *dataset_status_str(smm_status s)

@@ -34,6 +34,13 @@ uint64_t dataset_rng_u64(uint64_t seed, uint64_t stream, uint64_t index);
 double dataset_rng_uniform(uint64_t seed, uint64_t stream, uint64_t index);
 
 /*
+ * Fill x[0..n) with the N(0, 1) numbers first .. first + n - 1 of a stream:
+ * number `index` is one half of a Box-Muller pair built from the uniforms
+ * with indices 2 * (index / 2) and 2 * (index / 2) + 1.
+ */
+void dataset_rng_gaussians(float *x, uint64_t n, uint64_t seed, uint64_t stream, uint64_t first);
+
+/*
  * Streams of the generators: every independent random array has its own, so
  * generators never share numbers.
  */
@@ -44,7 +51,8 @@ enum {
     DATASET_STREAM_LOWRANK_NOISE = 4,
     DATASET_STREAM_CLUSTER_CENTRES = 5,
     DATASET_STREAM_CLUSTER_NOISE = 6,
-    DATASET_STREAM_DIGITS = 7
+    DATASET_STREAM_DIGITS = 7,
+    DATASET_STREAM_TEXTURE = 8
 };
 
 #endif /* SKETCHMM_DATA_INTERNAL_H */

@@ -2,7 +2,8 @@
  * data/dataset.h - input matrices for the sketchmm tools and experiments:
  *   - a loader of gzipped IDX files (the Fashion-MNIST / MNIST format),
  *   - seeded synthetic generators (i.i.d. Gaussian, low-rank plus noise,
- *     clustered with a chosen alignment) and small 8 x 8 digit-like images,
+ *     clustered with a chosen alignment, texture-like images with a
+ *     power-law spectrum) and small 8 x 8 digit-like images,
  *   - any 2-D numeric dataset of an HDF5 file ("file.h5:/path"),
  *   - prepared nearest-neighbour benchmarks in the ann-benchmarks HDF5
  *     layout (train, test, neighbors, distances), read and written.
@@ -94,6 +95,30 @@ void dataset_matrix_free(dataset_matrix *m);
 smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
                                    dataset_matrix *out,
                                    char *msg, size_t msg_size);
+
+/*
+ * dataset_idx_images_shape - the header of an IDX image file without its
+ * values: *count images of *pixels (rows * cols) values each. A plain
+ * file's length must match its header; a gzip stream is not read past its
+ * header. Statuses of dataset_load_idx_images; on failure both are 0.
+ */
+smm_status dataset_idx_images_shape(const char *path, int64_t *count, int64_t *pixels,
+                                    char *msg, size_t msg_size);
+
+/*
+ * dataset_load_idx_image_rows - images first .. first + count - 1 of an IDX
+ * image file as dataset_load_idx_images reads them (count x pixels, values
+ * p / 255), for a process that holds one slice of a database. Only the
+ * slice is kept in memory. A plain (uncompressed) file is read at the slice
+ * alone, after its length has been compared with its header; a gzip stream
+ * has no random access, so it is inflated from its start and, as by
+ * dataset_load_idx_images, to its end to check its trailer. first >= 0,
+ * count >= 1 and first + count at most the images of the file
+ * (SMM_ERR_BAD_ARGUMENT otherwise); other statuses as
+ * dataset_load_idx_images.
+ */
+smm_status dataset_load_idx_image_rows(const char *path, int64_t first, int64_t count,
+                                       dataset_matrix *out, char *msg, size_t msg_size);
 
 /*
  * dataset_load_idx_labels - read an IDX label file (magic 0x00000801):
@@ -206,6 +231,29 @@ smm_status dataset_clustered(int64_t rows, int64_t cols, int64_t clusters,
                              dataset_matrix *out, int32_t *labels);
 
 /*
+ * dataset_texture - rows x cols texture-like images: random fields whose
+ * power spectrum falls as 1 / f^beta (natural images: beta about 2),
+ * variance spread over every pixel and correlated locally; the data on
+ * which learned encoders that read a few coordinates per subspace fail.
+ *   The image is an h x w grid, w = ceil(sqrt(cols)), h = ceil(cols / w),
+ *   pixel (r, c) at column r w + c (the first cols pixels of the grid:
+ *   28 x 28 for cols = 784). Row i is the inverse orthonormal 2-D DCT-II of
+ *   the coefficients a_uv g_uv (0 <= u < h, 0 <= v < w), g_uv i.i.d.
+ *   N(0, 1), a_uv = (u^2 + v^2)^(-beta / 4) and a_00 = 0 (no mean
+ *   brightness), then scaled to unit root-mean-square over its cols values
+ *   (norm sqrt(cols); a row with cols == 1 is 0).
+ *   beta   the spectral exponent, in [0, DATASET_TEXTURE_MAX_BETA]: 0 is
+ *          white noise (no correlation between neighbours), 2 a natural
+ *          image's spectrum, larger smoother.
+ *   seed   as above: the same (rows, cols, beta, seed) gives the same
+ *          matrix, and a matrix of fewer rows is a prefix of a larger one.
+ * Cost: about cols (h + w) multiply-adds in double per row.
+ */
+#define DATASET_TEXTURE_MAX_BETA 8.0
+
+smm_status dataset_texture(int64_t rows, int64_t cols, double beta, uint64_t seed, dataset_matrix *out);
+
+/*
  * dataset_digits - rows x 64: small 8 x 8 digit-like images, for tests that
  * need image-like data without the Fashion-MNIST package.
  *   Row i shows digit i mod 10: a fixed 8 x 8 glyph of that digit, shifted
@@ -295,6 +343,16 @@ smm_status dataset_h5_matrix_shape(const char *file, const char *path,
  */
 smm_status dataset_load_h5_matrix(const char *file, const char *path, int64_t max_rows,
                                   dataset_matrix *out, char *msg, size_t msg_size);
+
+/*
+ * dataset_load_h5_rows - rows first .. first + count - 1 of the 2-D dataset
+ * `path` of `file` as floats, for a process that holds one slice of a
+ * database: only those rows are read (an HDF5 hyperslab), and every value
+ * read must be finite. first >= 0, count >= 1 and first + count at most the
+ * dataset's rows (SMM_ERR_BAD_ARGUMENT otherwise); other statuses as above.
+ */
+smm_status dataset_load_h5_rows(const char *file, const char *path, int64_t first, int64_t count,
+                                dataset_matrix *out, char *msg, size_t msg_size);
 
 /* ------------------------------------------------------------------------ */
 /* Nearest-neighbour benchmarks in the ann-benchmarks layout                */

@@ -67,6 +67,10 @@ void h5_matrix_close(h5_matrix *m);
 smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void *buf,
                           char *msg, size_t msg_size);
 
+/* The same for rows first .. first + rows - 1 (0 <= first, 1 <= rows, first + rows <= m->rows). */
+smm_status h5_matrix_read_rows(const h5_matrix *m, int64_t first, int64_t rows, hid_t mem_type, void *buf,
+                               char *msg, size_t msg_size);
+
 /*
  * The first min(max_rows, m->rows) rows (max_rows 0: all) as floats into
  * *out, every value checked to be finite (DATASET_ERR_BAD_FORMAT naming the
@@ -74,5 +78,9 @@ smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void
  */
 smm_status h5_matrix_load_floats(const h5_matrix *m, int64_t max_rows, dataset_matrix *out,
                                  char *msg, size_t msg_size);
+
+/* The same for rows first .. first + rows - 1 (the bounds of h5_matrix_read_rows). */
+smm_status h5_matrix_load_float_rows(const h5_matrix *m, int64_t first, int64_t rows, dataset_matrix *out,
+                                     char *msg, size_t msg_size);
 
 #endif /* SKETCHMM_DATA_H5_INTERNAL_H */

@@ -189,10 +189,10 @@ void h5_matrix_close(h5_matrix *m)
     m->id = H5I_INVALID_HID;
 }
 
-smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void *buf,
-                          char *msg, size_t msg_size)
+smm_status h5_matrix_read_rows(const h5_matrix *m, int64_t first, int64_t rows, hid_t mem_type, void *buf,
+                               char *msg, size_t msg_size)
 {
-    hsize_t start[2] = { 0, 0 }, count[2] = { (hsize_t)rows, (hsize_t)m->cols };
+    hsize_t start[2] = { (hsize_t)first, 0 }, count[2] = { (hsize_t)rows, (hsize_t)m->cols };
     hid_t fspace = H5Dget_space(m->id);
     hid_t mspace = H5Screate_simple(2, count, NULL);
     herr_t err = (fspace < 0 || mspace < 0) ? -1 : 0;
@@ -205,35 +205,48 @@ smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void
     if (mspace >= 0)
         H5Sclose(mspace);
     if (err < 0) {
-        dataset_msg(msg, msg_size, "%s: cannot read rows 0..%lld of %s (truncated or corrupt file, "
-                    "or values that do not convert)", m->file, (long long)rows - 1, m->path);
+        dataset_msg(msg, msg_size, "%s: cannot read rows %lld..%lld of %s (truncated or corrupt file, "
+                    "or values that do not convert)", m->file, (long long)first, (long long)(first + rows - 1),
+                    m->path);
         return DATASET_ERR_BAD_FORMAT;
     }
     return SMM_OK;
 }
 
-smm_status h5_matrix_load_floats(const h5_matrix *m, int64_t max_rows, dataset_matrix *out,
-                                 char *msg, size_t msg_size)
+smm_status h5_matrix_read(const h5_matrix *m, int64_t rows, hid_t mem_type, void *buf,
+                          char *msg, size_t msg_size)
+{
+    return h5_matrix_read_rows(m, 0, rows, mem_type, buf, msg, msg_size);
+}
+
+smm_status h5_matrix_load_float_rows(const h5_matrix *m, int64_t first, int64_t rows, dataset_matrix *out,
+                                     char *msg, size_t msg_size)
 {
     dataset_matrix_clear(out);
-    int64_t rows = (max_rows > 0 && max_rows < m->rows) ? max_rows : m->rows;
     smm_status s = dataset_matrix_alloc(rows, m->cols, out);
     if (s != SMM_OK) {
         dataset_msg(msg, msg_size, "%s: %s: %s for %lld x %lld floats", m->file, m->path,
                     dataset_status_str(s), (long long)rows, (long long)m->cols);
         return s;
     }
-    s = h5_matrix_read(m, rows, H5T_NATIVE_FLOAT, out->data, msg, msg_size);
+    s = h5_matrix_read_rows(m, first, rows, H5T_NATIVE_FLOAT, out->data, msg, msg_size);
     for (int64_t t = 0; s == SMM_OK && t < rows * m->cols; t++) {
         if (!isfinite(out->data[t])) {
             dataset_msg(msg, msg_size, "%s: %s(%lld, %lld) = %g is not a finite float", m->file, m->path,
-                        (long long)(t / m->cols), (long long)(t % m->cols), (double)out->data[t]);
+                        (long long)(first + t / m->cols), (long long)(t % m->cols), (double)out->data[t]);
             s = DATASET_ERR_BAD_FORMAT;
         }
     }
     if (s != SMM_OK)
         dataset_matrix_free(out);
     return s;
+}
+
+smm_status h5_matrix_load_floats(const h5_matrix *m, int64_t max_rows, dataset_matrix *out,
+                                 char *msg, size_t msg_size)
+{
+    int64_t rows = (max_rows > 0 && max_rows < m->rows) ? max_rows : m->rows;
+    return h5_matrix_load_float_rows(m, 0, rows, out, msg, msg_size);
 }
 
 smm_status dataset_h5_split_spec(const char *spec, char *file, size_t file_size,
@@ -299,6 +312,35 @@ smm_status dataset_h5_matrix_shape(const char *file, const char *path,
     return s;
 }
 
+/*
+ * Rows first .. first + count - 1 of the dataset (count 0: rows 0 .. max_rows - 1, or every row when
+ * max_rows is 0), for the two loaders below once they have checked their arguments.
+ */
+static smm_status load_rows(const char *file, const char *path, int64_t first, int64_t count, int64_t max_rows,
+                            dataset_matrix *out, char *msg, size_t msg_size)
+{
+    h5_quiet q;
+    h5_quiet_begin(&q);
+    hid_t fid;
+    h5_matrix m;
+    smm_status s = open_matrix(file, path, &fid, &m, msg, msg_size);
+    if (s == SMM_OK) {
+        if (count == 0) {
+            count = (max_rows > 0 && max_rows < m.rows) ? max_rows : m.rows;
+        } else if (first > m.rows || count > m.rows - first) {
+            dataset_msg(msg, msg_size, "%s: %s has %lld rows; rows %lld..%lld asked for", file, path,
+                        (long long)m.rows, (long long)first, (long long)first + (long long)count - 1);
+            s = SMM_ERR_BAD_ARGUMENT;
+        }
+        if (s == SMM_OK)
+            s = h5_matrix_load_float_rows(&m, first, count, out, msg, msg_size);
+        h5_matrix_close(&m);
+        H5Fclose(fid);
+    }
+    h5_quiet_end(&q);
+    return s;
+}
+
 smm_status dataset_load_h5_matrix(const char *file, const char *path, int64_t max_rows,
                                   dataset_matrix *out, char *msg, size_t msg_size)
 {
@@ -311,16 +353,21 @@ smm_status dataset_load_h5_matrix(const char *file, const char *path, int64_t ma
         dataset_msg(msg, msg_size, "dataset_load_h5_matrix: negative max_rows");
         return SMM_ERR_BAD_ARGUMENT;
     }
-    h5_quiet q;
-    h5_quiet_begin(&q);
-    hid_t fid;
-    h5_matrix m;
-    smm_status s = open_matrix(file, path, &fid, &m, msg, msg_size);
-    if (s == SMM_OK) {
-        s = h5_matrix_load_floats(&m, max_rows, out, msg, msg_size);
-        h5_matrix_close(&m);
-        H5Fclose(fid);
+    return load_rows(file, path, 0, 0, max_rows, out, msg, msg_size);
+}
+
+smm_status dataset_load_h5_rows(const char *file, const char *path, int64_t first, int64_t count,
+                                dataset_matrix *out, char *msg, size_t msg_size)
+{
+    dataset_matrix_clear(out);
+    if (file == NULL || path == NULL || out == NULL) {
+        dataset_msg(msg, msg_size, "dataset_load_h5_rows: NULL argument");
+        return SMM_ERR_NULL_POINTER;
     }
-    h5_quiet_end(&q);
-    return s;
+    if (first < 0 || count < 1) {
+        dataset_msg(msg, msg_size, "dataset_load_h5_rows: rows %lld..%lld (first >= 0 and count >= 1 needed)",
+                    (long long)first, (long long)first + (long long)count - 1);
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    return load_rows(file, path, first, count, 0, out, msg, msg_size);
 }

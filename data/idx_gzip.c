@@ -314,19 +314,46 @@ static smm_status idx_finish(idx_file *f, unsigned char *scratch, char *msg, siz
 }
 
 /*
- * The values shared by the loaders, after idx_begin(): the file holds
- * `count` items of item_bytes each; the first `rows` of them go to *values
- * (idx_read_kept: one value of elem_size bytes, made by `store`, per byte),
- * then the rest of the stream is read and verified (idx_finish). Closes the
- * file; on failure *values is NULL.
+ * Skip `bytes` of the data: a plain file seeks past them, a gzip stream is
+ * inflated through scratch (the format has no random access).
  */
-static smm_status idx_read_values(idx_file *f, int64_t count, uint64_t item_bytes, int64_t rows,
-                                  size_t elem_size, idx_store_fn *store, void **values,
+static smm_status idx_skip(idx_file *f, uint64_t bytes, unsigned char *scratch, char *msg, size_t msg_size)
+{
+    if (bytes == 0)
+        return SMM_OK;
+    if (gzdirect(f->gz)) {
+        if (bytes > (uint64_t)INT64_MAX - f->pos || gzseek(f->gz, (z_off_t)(f->pos + bytes), SEEK_SET) < 0) {
+            dataset_msg(msg, msg_size, "cannot seek in %s: %s", f->path, strerror(errno));
+            return DATASET_ERR_IO;
+        }
+        f->pos += bytes;
+        return SMM_OK;
+    }
+    smm_status s = SMM_OK;
+    for (uint64_t done = 0; s == SMM_OK && done < bytes;) {
+        size_t len = bytes - done < IDX_READ_CHUNK ? (size_t)(bytes - done) : IDX_READ_CHUNK;
+        s = idx_read(f, scratch, len, msg, msg_size);
+        done += len;
+    }
+    return s;
+}
+
+/*
+ * The values shared by the loaders, after idx_begin(): the file holds
+ * `count` items of item_bytes each; items first .. first + rows - 1 go to
+ * *values (idx_read_kept: one value of elem_size bytes, made by `store`, per
+ * byte). Then the rest of the stream is read and verified (idx_finish),
+ * except that with `whole` 0 a plain regular file, whose length idx_set_size
+ * has already compared with its header, is left unread past the items kept.
+ * Closes the file; on failure *values is NULL.
+ */
+static smm_status idx_read_values(idx_file *f, int64_t count, uint64_t item_bytes, int64_t first, int64_t rows,
+                                  int whole, size_t elem_size, idx_store_fn *store, void **values,
                                   char *msg, size_t msg_size)
 {
     *values = NULL;
     smm_status s = idx_set_size(f, count, item_bytes, msg, msg_size);
-    /* rows <= count, so once idx_set_size() has passed, n < 2^63. */
+    /* first + rows <= count, so once idx_set_size() has passed, both products are below 2^63. */
     uint64_t n = s == SMM_OK ? (uint64_t)rows * item_bytes : 0;
     if (n > SIZE_MAX / elem_size) {
         dataset_msg(msg, msg_size, "%s: %lld items of %llu bytes do not fit in memory", f->path,
@@ -339,8 +366,12 @@ static smm_status idx_read_values(idx_file *f, int64_t count, uint64_t item_byte
         s = SMM_ERR_NO_MEMORY;
     }
     if (s == SMM_OK)
-        s = idx_read_kept(f, (size_t)n, elem_size, store, scratch, values, msg, msg_size);
+        s = idx_skip(f, (uint64_t)first * item_bytes, scratch, msg, msg_size);
     if (s == SMM_OK)
+        s = idx_read_kept(f, (size_t)n, elem_size, store, scratch, values, msg, msg_size);
+    struct stat st;
+    int verified = !whole && gzdirect(f->gz) && fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (s == SMM_OK && !verified)
         s = idx_finish(f, scratch, msg, msg_size);
     free(scratch);
     idx_close(f);
@@ -349,6 +380,28 @@ static smm_status idx_read_values(idx_file *f, int64_t count, uint64_t item_byte
         *values = NULL;
     }
     return s;
+}
+
+/*
+ * idx_begin() for an image file: its dims[0] images of dims[1] x dims[2]
+ * pixels, checked non-empty, the pixels per image in *pixels. On failure
+ * the file is closed.
+ */
+static smm_status idx_begin_images(const char *who, const char *path, int64_t max_rows, idx_file *f,
+                                   int64_t dims[3], uint64_t *pixels, char *msg, size_t msg_size)
+{
+    smm_status s = idx_begin(who, path, max_rows, DATASET_IDX_MAGIC_IMAGES, f, dims, msg, msg_size);
+    if (s != SMM_OK)
+        return s;
+    if (dims[1] == 0 || dims[2] == 0) {
+        dataset_msg(msg, msg_size, "%s: image size %lld x %lld is empty",
+                path, (long long)dims[1], (long long)dims[2]);
+        idx_close(f);
+        return DATASET_ERR_BAD_FORMAT;
+    }
+    /* Each dimension is below 2^32, so their product fits in 64 unsigned bits. */
+    *pixels = (uint64_t)dims[1] * (uint64_t)dims[2];
+    return SMM_OK;
 }
 
 smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
@@ -362,25 +415,78 @@ smm_status dataset_load_idx_images(const char *path, int64_t max_rows,
     }
     idx_file f;
     int64_t dims[3] = { 0, 0, 0 };
-    smm_status s = idx_begin("dataset_load_idx_images", path, max_rows, DATASET_IDX_MAGIC_IMAGES, &f, dims,
-                             msg, msg_size);
+    uint64_t pixels = 0;
+    smm_status s = idx_begin_images("dataset_load_idx_images", path, max_rows, &f, dims, &pixels, msg, msg_size);
     if (s != SMM_OK)
         return s;
-    if (dims[1] == 0 || dims[2] == 0) {
-        dataset_msg(msg, msg_size, "%s: image size %lld x %lld is empty",
-                path, (long long)dims[1], (long long)dims[2]);
-        idx_close(&f);
-        return DATASET_ERR_BAD_FORMAT;
-    }
-    /* Each dimension is below 2^32, so their product fits in 64 unsigned bits. */
-    uint64_t pixels = (uint64_t)dims[1] * (uint64_t)dims[2];
     int64_t rows = limit_rows(dims[0], max_rows);
     void *data;
-    s = idx_read_values(&f, dims[0], pixels, rows, sizeof(float), store_pixels, &data, msg, msg_size);
+    s = idx_read_values(&f, dims[0], pixels, 0, rows, 1, sizeof(float), store_pixels, &data, msg, msg_size);
     if (s != SMM_OK)
         return s;
     out->rows = rows;
     out->cols = (int64_t)pixels; /* at most INT64_MAX: checked by idx_set_size() */
+    out->data = data;
+    return SMM_OK;
+}
+
+smm_status dataset_idx_images_shape(const char *path, int64_t *count, int64_t *pixels,
+                                    char *msg, size_t msg_size)
+{
+    if (count != NULL)
+        *count = 0;
+    if (pixels != NULL)
+        *pixels = 0;
+    if (path == NULL || count == NULL || pixels == NULL) {
+        dataset_msg(msg, msg_size, "dataset_idx_images_shape: NULL argument");
+        return SMM_ERR_NULL_POINTER;
+    }
+    idx_file f;
+    int64_t dims[3] = { 0, 0, 0 };
+    uint64_t px = 0;
+    smm_status s = idx_begin_images("dataset_idx_images_shape", path, 0, &f, dims, &px, msg, msg_size);
+    if (s != SMM_OK)
+        return s;
+    s = idx_set_size(&f, dims[0], px, msg, msg_size);
+    idx_close(&f);
+    if (s == SMM_OK) {
+        *count = dims[0];
+        *pixels = (int64_t)px;
+    }
+    return s;
+}
+
+smm_status dataset_load_idx_image_rows(const char *path, int64_t first, int64_t count,
+                                       dataset_matrix *out, char *msg, size_t msg_size)
+{
+    dataset_matrix_clear(out);
+    if (path == NULL || out == NULL) {
+        dataset_msg(msg, msg_size, "dataset_load_idx_image_rows: NULL argument");
+        return SMM_ERR_NULL_POINTER;
+    }
+    if (first < 0 || count < 1) {
+        dataset_msg(msg, msg_size, "dataset_load_idx_image_rows: images %lld..%lld (first >= 0 and count >= 1 "
+                    "needed)", (long long)first, (long long)first + (long long)count - 1);
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    idx_file f;
+    int64_t dims[3] = { 0, 0, 0 };
+    uint64_t pixels = 0;
+    smm_status s = idx_begin_images("dataset_load_idx_image_rows", path, 0, &f, dims, &pixels, msg, msg_size);
+    if (s != SMM_OK)
+        return s;
+    if (first > dims[0] || count > dims[0] - first) {
+        dataset_msg(msg, msg_size, "%s: %lld images; images %lld..%lld asked for", path, (long long)dims[0],
+                    (long long)first, (long long)first + (long long)count - 1);
+        idx_close(&f);
+        return SMM_ERR_BAD_ARGUMENT;
+    }
+    void *data;
+    s = idx_read_values(&f, dims[0], pixels, first, count, 0, sizeof(float), store_pixels, &data, msg, msg_size);
+    if (s != SMM_OK)
+        return s;
+    out->rows = count;
+    out->cols = (int64_t)pixels;
     out->data = data;
     return SMM_OK;
 }
@@ -405,7 +511,7 @@ smm_status dataset_load_idx_labels(const char *path, int64_t max_rows,
         return s;
     int64_t n = limit_rows(dims[0], max_rows);
     void *buf;
-    s = idx_read_values(&f, dims[0], 1, n, 1, store_bytes, &buf, msg, msg_size);
+    s = idx_read_values(&f, dims[0], 1, 0, n, 1, 1, store_bytes, &buf, msg, msg_size);
     if (s != SMM_OK)
         return s;
     *labels = buf;

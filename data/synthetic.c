@@ -5,32 +5,14 @@
  * Random numbers
  *   dataset_rng_u64(seed, stream, index) (data_common.c) hashes its three
  *   arguments with the splitmix64 finaliser, so every number is addressed by
- *   its index and no generator state is carried between calls. Gaussian number `index` of a
- *   stream is one half of a Box-Muller pair built from the uniforms with
- *   indices 2 * (index / 2) and 2 * (index / 2) + 1.
+ *   its index and no generator state is carried between calls; so are the
+ *   Gaussian numbers of dataset_rng_gaussians.
  */
 #include "data/dataset.h"
 #include "data/data_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-static const double TWO_PI = 6.283185307179586476925286766559;
-
-/* Fill x[0..n) with the N(0, 1) numbers first .. first + n - 1 of a stream. */
-static void fill_gaussian(float *x, uint64_t n, uint64_t seed, uint64_t stream, uint64_t first)
-{
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t idx = first + i;
-        uint64_t pair = idx / 2;
-        double u1 = dataset_rng_uniform(seed, stream, 2 * pair);
-        double u2 = dataset_rng_uniform(seed, stream, 2 * pair + 1);
-        double r = sqrt(-2.0 * log(u1));
-        double t = TWO_PI * u2;
-        double z = (idx % 2 == 0) ? r * cos(t) : r * sin(t);
-        x[i] = (float)z;
-    }
-}
 
 /* Scale v[0..n) to unit Euclidean norm (left as is when it is 0). */
 static void normalise(float *v, int64_t n)
@@ -55,7 +37,7 @@ smm_status dataset_gaussian(int64_t rows, int64_t cols, uint64_t seed,
     if (s != SMM_OK)
         return s;
     if (out->data != NULL)
-        fill_gaussian(out->data, (uint64_t)(rows * cols), seed, DATASET_STREAM_GAUSSIAN, 0);
+        dataset_rng_gaussians(out->data, (uint64_t)(rows * cols), seed, DATASET_STREAM_GAUSSIAN, 0);
     return SMM_OK;
 }
 
@@ -90,14 +72,14 @@ smm_status dataset_lowrank(int64_t rows, int64_t cols, int64_t rank,
         dataset_matrix_free(out);
         return SMM_ERR_NO_MEMORY;
     }
-    fill_gaussian(U, (uint64_t)(rows * rank), seed, DATASET_STREAM_LOWRANK_U, 0);
-    fill_gaussian(V, (uint64_t)(cols * rank), seed, DATASET_STREAM_LOWRANK_V, 0);
+    dataset_rng_gaussians(U, (uint64_t)(rows * rank), seed, DATASET_STREAM_LOWRANK_U, 0);
+    dataset_rng_gaussians(V, (uint64_t)(cols * rank), seed, DATASET_STREAM_LOWRANK_V, 0);
 
     double scale = 1.0 / sqrt((double)rank);
     for (int64_t i = 0; i < rows; i++) {
         const float *u = U + i * rank;
         float *x = out->data + i * cols;
-        fill_gaussian(E, (uint64_t)cols, seed, DATASET_STREAM_LOWRANK_NOISE, (uint64_t)(i * cols));
+        dataset_rng_gaussians(E, (uint64_t)cols, seed, DATASET_STREAM_LOWRANK_NOISE, (uint64_t)(i * cols));
         for (int64_t j = 0; j < cols; j++) {
             const float *v = V + j * rank;
             double dot = 0.0;
@@ -143,7 +125,7 @@ smm_status dataset_clustered(int64_t rows, int64_t cols, int64_t clusters,
         return SMM_ERR_NO_MEMORY;
     }
     for (int64_t c = 0; c < used; c++) {
-        fill_gaussian(centres + c * cols, (uint64_t)cols, seed, DATASET_STREAM_CLUSTER_CENTRES,
+        dataset_rng_gaussians(centres + c * cols, (uint64_t)cols, seed, DATASET_STREAM_CLUSTER_CENTRES,
                       (uint64_t)(c * cols));
         normalise(centres + c * cols, cols);
     }
@@ -152,7 +134,7 @@ smm_status dataset_clustered(int64_t rows, int64_t cols, int64_t clusters,
     for (int64_t i = 0; i < rows; i++) {
         float *x = out->data + i * cols;
         const float *c = centres + (i % clusters) * cols;
-        fill_gaussian(x, (uint64_t)cols, seed, DATASET_STREAM_CLUSTER_NOISE, (uint64_t)(i * cols));
+        dataset_rng_gaussians(x, (uint64_t)cols, seed, DATASET_STREAM_CLUSTER_NOISE, (uint64_t)(i * cols));
         normalise(x, cols);
         for (int64_t j = 0; j < cols; j++)
             x[j] = (float)(wc * (double)c[j] + wz * (double)x[j]);

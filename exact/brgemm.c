@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact/brgemm_jit.h"
 #include "exact/brgemm_kernels.h"
 #include "common/smm_runtime.h"
 #include "sketchmm/brgemm.h"
@@ -48,7 +49,7 @@ struct brgemm_plan {
     int64_t m, n;     /* the column-major view */
     brgemm_args args; /* k, leading dimensions, strides of the view; alpha, beta */
     int64_t max_batch; /* the largest batch whose A_i and B_i spans fit in the address space */
-    int reads;         /* m, n, k > 0 and alpha != 0: a batch >= 1 reads A and B and runs the tiles */
+    int reads;         /* m, n, k > 0 and alpha != 0: a batch >= 1 reads A and B and runs the kernels */
     size_t a_bytes, b_bytes, c_bytes; /* the span (smm_runtime.h) of one A_i, one B_i and C in the view, in bytes */
     int64_t band_rows;          /* rows of every band but the last */
     int64_t bands;
@@ -56,25 +57,27 @@ struct brgemm_plan {
     brgemm_rank1_fn rank1;      /* k == 1 and the ISA path has one: batch 1 runs it instead of the tiles */
     int listed;                 /* calls below, or 0: walk the bands */
     brgemm_tile_call calls[LISTED_TILES];
-    char name[256];
+    const jit_kernel *jit;      /* the generated kernel (brgemm_jit.h), or NULL: the tiles run */
+    brgemm_jit_fn generated[2]; /* its entry points per kind */
+    char name[320];
 };
 
 /* The kernel table (common/smm_dispatch.h): one row per path with tiles of its own. */
 static const brgemm_kernels table[SMM_ISA_COUNT] = {
     [SMM_ISA_SCALAR] = { { "scalar", 0 }, BRGEMM_SCALAR_VL, 2, { BRGEMM_SCALAR_NB_MAX_1, BRGEMM_SCALAR_NB_MAX_2 },
-                         brgemm_tile_scalar, NULL },
+                         brgemm_tile_scalar, NULL, NULL },
 #if defined(__x86_64__)
     [SMM_ISA_AVX2] = { { "avx2", 0 }, BRGEMM_AVX2_VL, 2, { BRGEMM_AVX2_NB_MAX_1, BRGEMM_AVX2_NB_MAX_2 },
-                       brgemm_tile_avx2, brgemm_rank1_avx2 },
+                       brgemm_tile_avx2, brgemm_rank1_avx2, brgemm_jit_write_x86 },
     [SMM_ISA_AVX512] = { { "avx512", 0 }, BRGEMM_AVX512_VL, 4,
                          { BRGEMM_AVX512_NB_MAX_1, BRGEMM_AVX512_NB_MAX_2, BRGEMM_AVX512_NB_MAX_3,
                            BRGEMM_AVX512_NB_MAX_4 },
-                         brgemm_tile_avx512, brgemm_rank1_avx512 },
+                         brgemm_tile_avx512, brgemm_rank1_avx512, brgemm_jit_write_x86 },
 #endif
 #if defined(__aarch64__)
     [SMM_ISA_NEON] = { { "neon", 0 }, BRGEMM_NEON_VL, 4,
                        { BRGEMM_NEON_NB_MAX_1, BRGEMM_NEON_NB_MAX_2, BRGEMM_NEON_NB_MAX_3, BRGEMM_NEON_NB_MAX_4 },
-                       brgemm_tile_neon, NULL },
+                       brgemm_tile_neon, NULL, brgemm_jit_write_a64 },
 #endif
 };
 
@@ -154,6 +157,41 @@ static int64_t max_batch(int64_t stride, int64_t extent)
     return stride == 0 ? INT64_MAX : (limit - extent) / stride + 1;
 }
 
+/*
+ * The generated kernel of plan p (its view filled in) on path isa, whose
+ * row is ks. Returns NULL when p got one or runs no kernel at all, else why
+ * the precompiled tiles run (for the plan's name).
+ */
+static const char *generate(brgemm_plan *p, const brgemm_kernels *ks, smm_isa isa)
+{
+    if (!p->reads)
+        return NULL;
+    if (ks->jit == NULL)
+        return NULL; /* no generator on this path: nothing to say */
+    if (!smm_jit_now())
+        return "code generation off";
+    brgemm_jit_desc d;
+    memset(&d, 0, sizeof d); /* the key: padding included */
+    d.isa = (int32_t)isa;
+    d.m = p->m;
+    d.n = p->n;
+    d.k = p->args.k;
+    d.lda = p->args.lda;
+    d.ldc = p->args.ldc;
+    d.b_step = 1;
+    d.b_col = p->args.ldb;
+    d.stride_a = p->args.stride_a;
+    d.stride_b = p->args.stride_b;
+    memcpy(&d.alpha_bits, &p->args.alpha, sizeof d.alpha_bits);
+    memcpy(&d.beta_bits, &p->args.beta, sizeof d.beta_bits);
+    const smm_status s = jit_kernel_get(ks->jit, &d, sizeof d, JIT_FOR_PLAN, &p->jit);
+    if (s != SMM_OK)
+        return s == SMM_ERR_NO_EXEC_MEMORY ? "executable memory refused" : "no kernel generated for this shape";
+    p->generated[BRGEMM_KIND_STRIDED] = (brgemm_jit_fn)(uintptr_t)jit_kernel_entry(p->jit, BRGEMM_JIT_STRIDED);
+    p->generated[BRGEMM_KIND_POINTERS] = (brgemm_jit_fn)(uintptr_t)jit_kernel_entry(p->jit, BRGEMM_JIT_POINTERS);
+    return NULL;
+}
+
 smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
 {
     if (plan == NULL)
@@ -202,14 +240,17 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
     const brgemm_kernels *ks = brgemm_kernels_for(ctx.isa); /* the plan's row, resolved once */
     p->rank1 = d.k == 1 ? ks->rank1 : NULL;
     p->band_rows = (int64_t)ks->vl * ks->mv_max;
+    const char *why_not = generate(p, ks, ctx.isa);
     int len = snprintf(p->name, sizeof p->name,
                        "brgemm %s m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld sa=%lld sb=%lld "
-                       "alpha=%g beta=%g %s",
+                       "alpha=%g beta=%g %s %s",
                        d.layout == SMM_ROW_MAJOR ? "row" : "col", (long long)d.m, (long long)d.n,
                        (long long)d.k, (long long)d.lda, (long long)d.ldb, (long long)d.ldc,
                        (long long)d.stride_a, (long long)d.stride_b, (double)d.alpha, (double)d.beta,
-                       ks->head.name);
-    if (p->m > 0 && p->n > 0) {
+                       ks->head.name, p->jit != NULL ? "generated" : "precompiled");
+    if (why_not != NULL)
+        len += snprintf(p->name + len, sizeof p->name - (size_t)len, " (%s)", why_not);
+    if (p->m > 0 && p->n > 0 && p->jit == NULL) {
         p->bands = (p->m + p->band_rows - 1) / p->band_rows;
         if (p->bands > 1)
             band_init(&p->full, ks, p->band_rows, p->n);
@@ -227,6 +268,8 @@ smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **plan)
 
 void brgemm_plan_free(brgemm_plan *plan)
 {
+    if (plan != NULL)
+        jit_kernel_release(plan->jit);
     free(plan);
 }
 
@@ -262,39 +305,50 @@ static void run_call(const brgemm_tile_call *tc, int kind, const brgemm_args *g,
 }
 
 /*
- * Run the product: the rank-1 kernel, the listed tile calls, or a walk over
- * the bands. Strided (kind 0): a and b are the view's A_0 and B_0.
- * Pointers (kind 1): ap and bp are the view's arrays.
+ * Run the product on the precompiled kernels: the rank-1 kernel, the listed
+ * tile calls, or a walk over the bands. Strided (kind 0): a and b are the
+ * view's A_0 and B_0; pointers (kind 1): the view's arrays. Returns SMM_OK.
+ * Out of line: a plan with a generated kernel calls that straight from its
+ * entry point, without the registers this walk needs.
  */
-static inline __attribute__((always_inline)) void run_tiles(const brgemm_plan *p, int kind, const float *a,
-                                                            const float *b, const float *const *ap,
-                                                            const float *const *bp, float *C, int64_t batch)
+static __attribute__((noinline)) smm_status run_tiles(const brgemm_plan *p, int kind, const void *a, const void *b,
+                                                      float *C, int64_t batch)
 {
     const brgemm_args *g = &p->args;
+    const int strided = kind == BRGEMM_KIND_STRIDED;
+    const float *as = strided ? a : NULL, *bs = strided ? b : NULL;
+    const float *const *ap = strided ? NULL : a, *const *bp = strided ? NULL : b;
     if (batch == 1 && p->rank1 != NULL) {
-        const int strided = kind == BRGEMM_KIND_STRIDED;
-        p->rank1(g, p->m, p->n, strided ? a : ap[0], strided ? b : bp[0], C);
+        p->rank1(g, p->m, p->n, strided ? as : ap[0], strided ? bs : bp[0], C);
     } else if (p->listed > 0) {
         for (int t = 0; t < p->listed; t++)
-            run_call(&p->calls[t], kind, g, a, b, ap, bp, C, batch);
+            run_call(&p->calls[t], kind, g, as, bs, ap, bp, C, batch);
     } else {
         for (int64_t band = 0; band < p->bands; band++)
             for (int64_t blk = 0; blk < calls_in(band_at(p, band)); blk++) {
                 const brgemm_tile_call tc = tile_call(p, band, blk);
-                run_call(&tc, kind, g, a, b, ap, bp, C, batch);
+                run_call(&tc, kind, g, as, bs, ap, bp, C, batch);
             }
     }
+    return SMM_OK;
+}
+
+/* Run the product (the checks passed): the generated kernel (which returns SMM_OK) or the precompiled walk. */
+static inline smm_status run(const brgemm_plan *p, int kind, const void *a, const void *b, float *C, int64_t batch)
+{
+    if (p->jit != NULL)
+        return (smm_status)p->generated[kind](a, b, C, batch);
+    return run_tiles(p, kind, a, b, C, batch);
 }
 
 /*
  * The checks both entry points share, in the header's order, and the
- * executions that read no operand (empty product, C := beta * C). Sets *run
- * to 1 when the tiles are still to run (the status is then SMM_OK).
+ * executions that read no operand (empty product, C := beta * C), for a call
+ * that is_common() did not accept: out of line, so that the common call
+ * pays for none of it.
  */
-static smm_status execution_begin(const brgemm_plan *p, const void *A, const void *B, float *C, int64_t batch,
-                                  int *run)
+static __attribute__((noinline)) smm_status execution_rare(const brgemm_plan *p, float *C, int64_t batch)
 {
-    *run = 0;
     if (p == NULL)
         return SMM_ERR_NULL_POINTER;
     if (batch < 0)
@@ -307,10 +361,13 @@ static smm_status execution_begin(const brgemm_plan *p, const void *A, const voi
         scale_c(p, C);
         return SMM_OK;
     }
-    if (A == NULL || B == NULL)
-        return SMM_ERR_NULL_POINTER;
-    *run = 1;
-    return SMM_OK;
+    return SMM_ERR_NULL_POINTER; /* A or B is NULL */
+}
+
+/* A call that reads its operands, with every pointer there: the checks of execution_rare all pass. */
+static inline int is_common(const brgemm_plan *p, const void *A, const void *B, const float *C, int64_t batch)
+{
+    return __builtin_expect(p != NULL && batch > 0 && p->reads && C != NULL && A != NULL && B != NULL, 1);
 }
 
 /* The span of a matrix of `bytes` bytes at p (smm_runtime.h). */
@@ -330,43 +387,56 @@ static __attribute__((noinline)) int batch_overlaps_each(smm_span c, const float
     return 0;
 }
 
-/*
- * 1 when c overlaps the span of one of X_i = X + i * stride, i < batch >= 1
- * (each of `bytes` bytes). The batch's whole range is tested first (O(1), a
- * few instructions); only a C inside that range (in a gap between strided
- * matrices, or over one) is compared with each X_i, out of line.
- */
-static inline int batch_overlaps(smm_span c, const float *X, int64_t stride, int64_t batch, size_t bytes)
+/* The range of the whole strided batch X_i = X + i * stride, i < batch >= 1, each of `bytes` bytes. */
+static inline smm_span batch_range(const float *X, int64_t stride, int64_t batch, size_t bytes)
 {
     const smm_span all = { (uintptr_t)X, (uintptr_t)(X + (batch - 1) * stride) + bytes };
-    return smm_spans_overlap(c, all) && batch_overlaps_each(c, X, stride, batch, bytes);
+    return all;
+}
+
+/* smm_spans_overlap for two spans known not to be empty (a plan that reads has no empty operand). */
+static inline int spans_meet(smm_span a, smm_span b)
+{
+    return a.lo < b.hi && b.lo < a.hi;
+}
+
+/*
+ * A strided call whose C lies within the range of the A_i or of the B_i (in
+ * a gap between strided matrices, or over one): C compared with each matrix,
+ * then the product. Out of line; the common call only tests the two ranges.
+ */
+static __attribute__((noinline)) smm_status strided_near(const brgemm_plan *p, const float *a, const float *b,
+                                                         float *C, int64_t batch)
+{
+    const smm_span c = span_at(C, p->c_bytes);
+    if ((smm_spans_overlap(c, batch_range(a, p->args.stride_a, batch, p->a_bytes)) &&
+         batch_overlaps_each(c, a, p->args.stride_a, batch, p->a_bytes)) ||
+        (smm_spans_overlap(c, batch_range(b, p->args.stride_b, batch, p->b_bytes)) &&
+         batch_overlaps_each(c, b, p->args.stride_b, batch, p->b_bytes)))
+        return SMM_ERR_BAD_ARGUMENT;
+    return run(p, BRGEMM_KIND_STRIDED, a, b, C, batch);
 }
 
 smm_status brgemm_execute_strided(const brgemm_plan *plan, const float *A, const float *B, float *C,
                                   int64_t batch)
 {
-    int run;
-    const smm_status s = execution_begin(plan, A, B, C, batch, &run);
-    if (!run)
-        return s;
+    if (!is_common(plan, A, B, C, batch))
+        return execution_rare(plan, C, batch);
     if (batch > plan->max_batch)
         return SMM_ERR_OVERFLOW;
     const float *a = plan->swap ? B : A, *b = plan->swap ? A : B;
     const smm_span c = span_at(C, plan->c_bytes);
-    if (batch_overlaps(c, a, plan->args.stride_a, batch, plan->a_bytes) ||
-        batch_overlaps(c, b, plan->args.stride_b, batch, plan->b_bytes))
-        return SMM_ERR_BAD_ARGUMENT;
-    run_tiles(plan, BRGEMM_KIND_STRIDED, a, b, NULL, NULL, C, batch);
-    return SMM_OK;
+    if (spans_meet(c, batch_range(a, plan->args.stride_a, batch, plan->a_bytes)) ||
+        spans_meet(c, batch_range(b, plan->args.stride_b, batch, plan->b_bytes)))
+        return strided_near(plan, a, b, C, batch);
+    return run(plan, BRGEMM_KIND_STRIDED, a, b, C, batch);
 }
 
 smm_status brgemm_execute_pointers(const brgemm_plan *plan, const float *const *A, const float *const *B,
                                    float *C, int64_t batch)
 {
-    int run;
-    const smm_status s = execution_begin(plan, A, B, C, batch, &run);
-    if (!run)
-        return s;
+    if (!is_common(plan, A, B, C, batch))
+        return execution_rare(plan, C, batch);
     const float *const *ap = plan->swap ? B : A, *const *bp = plan->swap ? A : B;
     const smm_span c = span_at(C, plan->c_bytes);
     const size_t a_bytes = plan->a_bytes, b_bytes = plan->b_bytes;
@@ -380,6 +450,5 @@ smm_status brgemm_execute_pointers(const brgemm_plan *plan, const float *const *
     }
     if (overlap)
         return SMM_ERR_BAD_ARGUMENT;
-    run_tiles(plan, BRGEMM_KIND_POINTERS, NULL, NULL, ap, bp, C, batch);
-    return SMM_OK;
+    return run(plan, BRGEMM_KIND_POINTERS, ap, bp, C, batch);
 }

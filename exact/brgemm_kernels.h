@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "common/smm_dispatch.h"
+#include "exact/jit_cache.h"
 
 /* What stays fixed from one tile to the next in one execution. */
 typedef struct {
@@ -141,7 +142,9 @@ enum { BRGEMM_KIND_STRIDED = 0, BRGEMM_KIND_POINTERS = 1 };
  * (common/smm_dispatch.h) in brgemm.c: vl floats per vector, at most
  * mv_max vectors per tile (mv_max * vl rows), and for mv vectors at most
  * nb_max[mv - 1] columns. tile(kind, mv, nb) returns the instance for
- * 1 <= mv <= mv_max and 1 <= nb <= nb_max[mv - 1].
+ * 1 <= mv <= mv_max and 1 <= nb <= nb_max[mv - 1]. jit writes a kernel for
+ * a whole description (brgemm_jit.h); the tiles and rank-1 kernel are the
+ * fallback when none is generated, and give the same bits.
  */
 #define BRGEMM_MAX_MV 4
 typedef brgemm_tile_fn (*brgemm_tile_lookup_fn)(int kind, int mv, int nb);
@@ -151,6 +154,7 @@ typedef struct {
     int nb_max[BRGEMM_MAX_MV];
     brgemm_tile_lookup_fn tile;
     brgemm_rank1_fn rank1; /* or NULL */
+    jit_writer jit;        /* the writer of generated kernels for this path (brgemm_jit.h), or NULL */
 } brgemm_kernels;
 
 /*

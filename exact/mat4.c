@@ -9,6 +9,7 @@
 
 #include "common/smm_runtime.h"
 #include "exact/mat4_kernels.h"
+#include "exact/tuning.h"
 #include "sketchmm/mat4.h"
 
 /* ---- the kernel table (common/smm_dispatch.h) ---- */
@@ -137,6 +138,7 @@ typedef struct batch_op {
     void *c;
     void (*run)(const struct batch_op *op, int64_t lo, int64_t hi);
     int (*check)(const struct batch_op *op, int64_t lo, int64_t hi);
+    int inverse; /* 1: an inverse, 0: a multiply (which path the configuration gives it) */
 } batch_op;
 
 static smm_status run_batch(const smm_context *ctx, int64_t count, const batch_op *op)
@@ -169,14 +171,20 @@ static smm_status run_batch(const smm_context *ctx, int64_t count, const batch_o
     return SMM_OK;
 }
 
-/* Check a batch call's arguments, then run op (its kernels filled in) over the batch. */
+/*
+ * Check a batch call's arguments, then run op (its kernels filled in) over
+ * the batch: the kernels of the path the active configuration gives the
+ * operation on the call's path (exact/tuning.h: the path itself, or a
+ * narrower SIMD path measured faster on this CPU; same bits).
+ */
 static smm_status batch(int64_t count, const void *a, const void *b, void *c, size_t elem, batch_op op)
 {
     smm_context ctx;
     smm_status s = check_batch(count, a, b, c, elem, &ctx);
     if (s != SMM_OK || count == 0)
         return s;
-    op.k = mat4_kernels_for(ctx.isa);
+    const mat4_op which = (mat4_op)((op.inverse ? MAT4_OP_INV_F32 : MAT4_OP_MUL_F32) + (elem == sizeof(double)));
+    op.k = mat4_kernels_for(tuning_active()->params[ctx.isa].mat4[which]);
     op.a = a;
     op.b = b;
     op.c = c;
@@ -257,7 +265,7 @@ static smm_status batch(int64_t count, const void *a, const void *b, void *c, si
     smm_status mat4_inv_batch_##S(int64_t count, const T *a, T *inv)                               \
     {                                                                                              \
         return batch(count, a, a, inv, sizeof(T),                                                  \
-                     (batch_op){ .run = run_inv_##S, .check = all_regular_##S });                  \
+                     (batch_op){ .run = run_inv_##S, .check = all_regular_##S, .inverse = 1 });    \
     }                                                                                              \
     smm_status mat4_copy_batch_##S(int64_t count, const T *src, T *dst)                            \
     {                                                                                              \

@@ -10,6 +10,7 @@
 #include "sgemm_driver.h"
 #include "sgemm_sup.h"
 #include "sgemm_target.h"
+#include "tuning.h"
 
 /* C := beta * C over an outer x inner array with leading dimension ld; beta == 0 writes zeros. */
 static void sgemm_scale(int64_t outer, int64_t inner, float beta, float *C, int64_t ld)
@@ -40,7 +41,7 @@ static sgemm_view sgemm_op_view(smm_layout layout, smm_trans trans, const float 
 }
 
 /* Small products go to the target's unpacked kernel, the rest to the blocked driver. */
-static smm_status sgemm_run_views(const sgemm_kernels *t, int threads, int64_t m, int64_t n,
+static smm_status sgemm_run_views(const sgemm_target *t, int threads, int64_t m, int64_t n,
                                   int64_t k, float alpha, sgemm_view a, sgemm_view b, float beta,
                                   float *C, int64_t ldc)
 {
@@ -119,13 +120,14 @@ smm_status exact_sgemm_with(const smm_context *ctx, smm_layout layout, smm_trans
     if ((s = sgemm_check_overlap(layout, transa, transb, m, n, k, A, lda, B, ldb, C, ldc)) != SMM_OK)
         return s;
 
-    const sgemm_kernels *target = sgemm_kernels_for(ctx->isa); /* the row of this call, resolved once */
+    sgemm_target target; /* the kernel and parameters of this call, resolved once */
+    sgemm_target_for(ctx->isa, ctx->threads, &target);
     const sgemm_view a = sgemm_op_view(layout, transa, A, lda); /* m x k */
     const sgemm_view b = sgemm_op_view(layout, transb, B, ldb); /* k x n */
     if (row_major)
-        return sgemm_run_views(target, ctx->threads, m, n, k, alpha, a, b, beta, C, ldc);
+        return sgemm_run_views(&target, ctx->threads, m, n, k, alpha, a, b, beta, C, ldc);
     /* column-major C is row-major C^T = op(B)^T op(A)^T */
-    return sgemm_run_views(target, ctx->threads, n, m, k, alpha, sgemm_view_transpose(b),
+    return sgemm_run_views(&target, ctx->threads, n, m, k, alpha, sgemm_view_transpose(b),
                            sgemm_view_transpose(a), beta, C, ldc);
 }
 
@@ -146,7 +148,7 @@ const char *exact_sgemm_kernel_name_for(smm_isa isa)
 {
     if (isa == SMM_ISA_AUTO || smm_isa_name(isa) == NULL)
         return "unavailable";
-    return sgemm_kernels_for(isa)->head.name;
+    return sgemm_kernels_for(isa)->shapes[tuning_active()->params[isa].shape].name;
 }
 
 const char *exact_sgemm_kernel_name(void)

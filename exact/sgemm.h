@@ -54,10 +54,11 @@ smm_status sgemm_check_overlap(smm_layout layout, smm_trans transa, smm_trans tr
                                const float *B, int64_t ldb, const float *C, int64_t ldc);
 
 /*
- * Name of the micro-kernel path isa runs (e.g. "avx2_fma_6x16"): head.name
- * of its row in the kernel table, or of the row it falls back to (a path of
- * another architecture: the scalar one); "unavailable" for SMM_ISA_AUTO and
- * unknown values. Does not check the CPU.
+ * Name of the micro-kernel path isa runs (e.g. "avx2_fma_6x16"): the shape
+ * the active configuration (tuning.h) chose from its row in the kernel
+ * table, or from the row it falls back to (a path of another architecture:
+ * the scalar one); "unavailable" for SMM_ISA_AUTO and unknown values. Does
+ * not check the CPU.
  */
 const char *exact_sgemm_kernel_name_for(smm_isa isa);
 

@@ -5,6 +5,7 @@
  * team) and one packed A block (mc rounded up to mr, by kc) per thread,
  * allocated once per call before C is written.
  */
+#include <math.h>
 #include <stddef.h>
 
 #ifdef _OPENMP
@@ -17,7 +18,7 @@
 /* Products smaller than this many multiply-adds run on one thread. */
 #define SGEMM_PARALLEL_MIN_MACS (64.0 * 64.0 * 64.0)
 
-int64_t sgemm_team_size(const sgemm_kernels *t, int threads, int64_t m, int64_t n, int64_t k)
+int64_t sgemm_team_size(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k)
 {
     const int64_t tiles = ((m + t->mr - 1) / t->mr) * ((n + t->nr - 1) / t->nr);
     if ((double)m * (double)n * (double)k < SGEMM_PARALLEL_MIN_MACS)
@@ -50,9 +51,14 @@ static int64_t gcd_i64(int64_t a, int64_t b)
     return a;
 }
 
-/* C[rows x cols] := buf (beta == 0, C not read) or beta * C + buf; buf has row stride ldb. */
+/*
+ * C[rows x cols] := buf (beta == 0, C not read) or beta * C + buf; buf has
+ * row stride ldb. fused: rounded once, fma(beta, c, buf), as the kernels of
+ * a fused target update C, so an element gets the same bits in an edge tile
+ * as in a full one (and every shape of a path the same bits).
+ */
 static void sgemm_edge_update(int64_t rows, int64_t cols, const float *restrict buf, int64_t ldb,
-                              float beta, float *restrict C, int64_t ldc)
+                              float beta, int fused, float *restrict C, int64_t ldc)
 {
     for (int64_t i = 0; i < rows; i++) {
         const float *src = buf + i * ldb;
@@ -60,6 +66,9 @@ static void sgemm_edge_update(int64_t rows, int64_t cols, const float *restrict 
         if (beta == 0.0f) {
             for (int64_t j = 0; j < cols; j++)
                 dst[j] = src[j];
+        } else if (fused) {
+            for (int64_t j = 0; j < cols; j++)
+                dst[j] = fmaf(beta, dst[j], src[j]);
         } else {
             for (int64_t j = 0; j < cols; j++)
                 dst[j] = beta * dst[j] + src[j];
@@ -72,7 +81,7 @@ static void sgemm_edge_update(int64_t rows, int64_t cols, const float *restrict 
  * micro-panels [jr_first, jr_end) of one packed B block: C is the tile
  * origin of the block, ncols the block's valid columns.
  */
-static void sgemm_macro_kernel(const sgemm_kernels *t, int64_t mc, int64_t ncols, int64_t kc,
+static void sgemm_macro_kernel(const sgemm_target *t, int64_t mc, int64_t ncols, int64_t kc,
                                int64_t jr_first, int64_t jr_end, float alpha,
                                const float *Ap, const float *Bp, float beta,
                                float *C, int64_t ldc)
@@ -88,17 +97,17 @@ static void sgemm_macro_kernel(const sgemm_kernels *t, int64_t mc, int64_t ncols
             const float *apanel = Ap + i0 * kc;
             float *ctile = C + i0 * ldc + j0;
             if (rows == mr && cols == nr) {
-                t->kernel(kc, alpha, apanel, bpanel, beta, ctile, ldc);
+                t->kernel(kc, alpha, apanel, bpanel, beta, ctile, ldc, t->a_ahead);
             } else {
-                t->kernel(kc, alpha, apanel, bpanel, 0.0f, edge, nr);
-                sgemm_edge_update(rows, cols, edge, nr, beta, ctile, ldc);
+                t->kernel(kc, alpha, apanel, bpanel, 0.0f, edge, nr, t->a_ahead);
+                sgemm_edge_update(rows, cols, edge, nr, beta, t->fused, ctile, ldc);
             }
         }
     }
 }
 
 /* Pack B micro-panels [jr_first, jr_end) of the kc x nc block whose origin is b. */
-static void pack_b_panels(const sgemm_kernels *t, sgemm_view b, int64_t kc, int64_t nc,
+static void pack_b_panels(const sgemm_target *t, sgemm_view b, int64_t kc, int64_t nc,
                           int64_t jr_first, int64_t jr_end, float *Bp)
 {
     const int64_t j0 = jr_first * t->nr, j1 = min_i64(jr_end * t->nr, nc);
@@ -108,7 +117,7 @@ static void pack_b_panels(const sgemm_kernels *t, sgemm_view b, int64_t kc, int6
     }
 }
 
-smm_status sgemm_driver_run(const sgemm_kernels *t, int threads,
+smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                             int64_t m, int64_t n, int64_t k, float alpha,
                             sgemm_view A, sgemm_view B, float beta, float *C, int64_t ldc)
 {
@@ -123,28 +132,31 @@ smm_status sgemm_driver_run(const sgemm_kernels *t, int threads,
      * Work split. First mc (a multiple of mr) is evened out so that m splits
      * into near-equal blocks: m = 512 with mc = 480 becomes 264 + 248 rather
      * than 480 + 32, whose thin block would use each B micro-panel only three
-     * times. With several threads:
-     * - a short m (one ic block, under 8 register rows per thread if it were
-     *   split) is not split: the threads take B's micro-panels in contiguous
-     *   chunks instead (jsplit = nt), each packing only its own;
-     * - otherwise mc shrinks so the number of ic blocks is a multiple of the
-     *   team size when m allows; when there are still too few, each ic
-     *   block's B micro-panels are split into jsplit chunks so that
-     *   ic_blocks * jsplit is a multiple of nt.
+     * times. With several threads (t->split):
+     * - columns, or auto with a short m (one ic block, under 8 register rows
+     *   per thread if it were split): the threads take each ic block's B
+     *   micro-panels in contiguous chunks (jsplit = nt), each packing the A
+     *   block itself and only its own B panels;
+     * - otherwise (rows, auto) mc shrinks so the number of ic blocks is a
+     *   multiple of the team size when m allows; when there are still too
+     *   few, each ic block's B micro-panels are split into jsplit chunks so
+     *   that ic_blocks * jsplit is a multiple of nt.
      * None of this changes what any tile computes.
      */
     mc_blk = round_up(ceil_div(m, ceil_div(m, mc_blk)), mr);
     int64_t ic_blocks = ceil_div(m, mc_blk);
-    const int split_columns = ic_blocks == 1 && m < nt * 8 * mr && ceil_div(nc_blk, nr) >= nt;
+    const int split_columns =
+        t->split == SGEMM_SPLIT_COLUMNS ||
+        (t->split == SGEMM_SPLIT_AUTO && ic_blocks == 1 && m < nt * 8 * mr && ceil_div(nc_blk, nr) >= nt);
     if (nt > 1 && !split_columns) {
         const int64_t wanted = round_up(ic_blocks, nt);
         mc_blk = round_up(ceil_div(m, wanted), mr);
         ic_blocks = ceil_div(m, mc_blk);
     }
-    const int64_t jsplit = nt / gcd_i64(ic_blocks, nt);
+    const int64_t jsplit = split_columns ? nt : nt / gcd_i64(ic_blocks, nt);
     const int64_t items = ic_blocks * jsplit;
     /* B packed in the item loop, a group of micro-panels at a time (see below) */
-    const int fuse = nt == 1 || ic_blocks == 1;
+    const int fuse = nt == 1 || ic_blocks == 1 || split_columns;
     const int64_t fuse_group = ceil_div(SGEMM_PACK_GROUP_FLOATS, nr); /* about 1 KiB of each B row */
 
     /* Workspace, before C is touched. Each region starts on a 64-byte boundary. */
@@ -172,10 +184,11 @@ smm_status sgemm_driver_run(const sgemm_kernels *t, int threads,
                 const float beta_blk = pc == 0 ? beta : 1.0f;
 
                 /*
-                 * B packing. With one ic block, or one thread, B is packed in
-                 * the item loop below ("fused"): a group of micro-panels at a
-                 * time, used at once while it is in L2, by the thread that
-                 * first uses it (a thread's jr chunk is then its own).
+                 * B packing. With one ic block, one thread or the columns
+                 * split, B is packed in the item loop below ("fused"), with
+                 * the first ic block: a group of micro-panels at a time, used
+                 * at once while it is in L2, by the thread that first uses it
+                 * (a thread's jr chunk is then its own, for every ic block).
                  * Otherwise the team packs the B block (kc x nc) together
                  * first, each thread a contiguous range of micro-panels
                  * (packing walks B's rows, so a contiguous range reads memory
@@ -187,11 +200,13 @@ smm_status sgemm_driver_run(const sgemm_kernels *t, int threads,
 #pragma omp barrier
                 }
 
-                /* Work items are (ic block, jr chunk), ic-major: a thread's items share A blocks. */
+                /* Work items are (ic block, jr chunk), ic-major (a thread's items share A blocks) or chunk-major. */
                 int64_t packed_ic = -1;
 #pragma omp for schedule(static)
                 for (int64_t item = 0; item < items; item++) {
-                    const int64_t icb = item / jsplit, chunk = item % jsplit;
+                    /* columns: chunk-major, so each thread's items are its chunk of every ic block */
+                    const int64_t icb = split_columns ? item % ic_blocks : item / jsplit;
+                    const int64_t chunk = split_columns ? item / ic_blocks : item % jsplit;
                     const int64_t ic = icb * mc_blk;
                     const int64_t mc = min_i64(mc_blk, m - ic);
                     if (icb != packed_ic) {
@@ -201,7 +216,7 @@ smm_status sgemm_driver_run(const sgemm_kernels *t, int threads,
                     }
                     const int64_t jr_first = panels * chunk / jsplit;
                     const int64_t jr_end = panels * (chunk + 1) / jsplit;
-                    if (fuse && (nt > 1 || icb == 0)) {
+                    if (fuse && icb == 0) {
                         for (int64_t g0 = jr_first; g0 < jr_end; g0 += fuse_group) {
                             const int64_t g1 = min_i64(g0 + fuse_group, jr_end);
                             pack_b_panels(t, bblock, kc, nc, g0, g1, Bp);

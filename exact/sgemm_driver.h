@@ -25,8 +25,9 @@
  * (A block packed per thread); jr over nr; ir over mr (the kernel). Beta is
  * applied with the first k block only. Edge tiles go through a local
  * buffer. Threads split the ic blocks (and, when there are too few, the jr
- * panels); k is never split and kc never depends on the thread count, so
- * the result is bit-identical for every value of threads.
+ * panels) or the jr panels alone, as target->split says; k is never split
+ * and kc never depends on the thread count, so the result is bit-identical
+ * for every value of threads, and for every split, mc and nc.
  *
  * Returns SMM_OK, or SMM_ERR_NO_MEMORY (workspace) with C untouched.
  */
@@ -34,9 +35,9 @@
  * Threads a product runs on, the same rule for the blocked and small-product
  * paths: at most one per MR x NR tile of C, and one below 64^3 multiply-adds.
  */
-int64_t sgemm_team_size(const sgemm_kernels *t, int threads, int64_t m, int64_t n, int64_t k);
+int64_t sgemm_team_size(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k);
 
-smm_status sgemm_driver_run(const sgemm_kernels *target, int threads,
+smm_status sgemm_driver_run(const sgemm_target *target, int threads,
                             int64_t m, int64_t n, int64_t k, float alpha,
                             sgemm_view A, sgemm_view B, float beta, float *C, int64_t ldc);
 

@@ -4,6 +4,7 @@
  * Contract: sgemm_kernel_fn in sgemm_target.h. Each element is summed over p
  * in increasing order with a separate multiply and add (the library is built
  * with -ffp-contract=off), then c := alpha*ab (beta == 0) or beta*c + alpha*ab.
+ * It prefetches nothing (a_ahead is ignored).
  * The j loops are written so a compiler can vectorise them for the baseline
  * CPU without changing any rounding.
  */
@@ -12,9 +13,10 @@
 #define SCALAR_MR 4
 #define SCALAR_NR 8
 
-void sgemm_kernel_scalar_4x8(int64_t kc, float alpha, const float *restrict Ap,
-                             const float *restrict Bp, float beta, float *restrict C, int64_t ldc)
+void sgemm_kernel_scalar_4x8(int64_t kc, float alpha, const float *restrict Ap, const float *restrict Bp,
+                             float beta, float *restrict C, int64_t ldc, int64_t a_ahead)
 {
+    (void)a_ahead; /* a hint the portable kernel does not use */
     float ab[SCALAR_MR][SCALAR_NR] = { { 0.0f } };
 
     for (int64_t p = 0; p < kc; p++) {

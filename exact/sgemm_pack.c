@@ -4,8 +4,8 @@
  * Lines that run along k (rows of a row-major A, columns of a transposed B)
  * are handed to the target's pack_lines transpose (sgemm_pack_scalar.c or a
  * SIMD sgemm_pack_*.c); a strip whose elements are contiguous across the
- * panel width is a row-by-row copy; anything else is a general strided
- * gather.
+ * panel width is a row-by-row copy, the target's pack_rows; anything else is
+ * a general strided gather, here.
  */
 #include "sgemm_pack.h"
 
@@ -21,7 +21,7 @@
  * write stream per panel, all 32 KiB apart: 2.6 GB/s), against 4.5-5.5 GB/s
  * for groups of 256 to 512 lines.
  */
-static void pack_panels(const sgemm_kernels *t, int w, int64_t count, int64_t kc,
+static void pack_panels(const sgemm_target *t, int w, int64_t count, int64_t kc,
                         const float *src, int64_t is, int64_t ps, float *restrict dst)
 {
     const int64_t panel_floats = (int64_t)w * kc;
@@ -33,6 +33,13 @@ static void pack_panels(const sgemm_kernels *t, int w, int64_t count, int64_t kc
         return;
     }
     const int64_t group = (int64_t)w * ((SGEMM_PACK_GROUP_FLOATS + w - 1) / w);
+    if (is == 1) { /* each step's lines are contiguous: the target's copying packer, a group at a time */
+        for (int64_t g0 = 0; g0 < count; g0 += group) {
+            const int64_t lines = count - g0 < group ? count - g0 : group;
+            t->pack_rows(w, lines, kc, src + g0, ps, dst + (g0 / w) * panel_floats, panel_floats);
+        }
+        return;
+    }
     for (int64_t g0 = 0; g0 < count; g0 += group) {
         const int64_t g1 = count - g0 < group ? count : g0 + group;
         for (int64_t p = 0; p < kc; p++) {
@@ -40,13 +47,8 @@ static void pack_panels(const sgemm_kernels *t, int w, int64_t count, int64_t kc
             for (int64_t r0 = g0; r0 < g1; r0 += w) {
                 const int64_t lines = g1 - r0 < w ? g1 - r0 : w;
                 float *out = dst + (r0 / w) * panel_floats + p * w;
-                if (is == 1) {
-                    for (int64_t i = 0; i < lines; i++)
-                        out[i] = row[r0 + i];
-                } else {
-                    for (int64_t i = 0; i < lines; i++)
-                        out[i] = row[(r0 + i) * is];
-                }
+                for (int64_t i = 0; i < lines; i++)
+                    out[i] = row[(r0 + i) * is];
                 for (int64_t i = lines; i < w; i++)
                     out[i] = 0.0f;
             }
@@ -54,13 +56,13 @@ static void pack_panels(const sgemm_kernels *t, int w, int64_t count, int64_t kc
     }
 }
 
-void sgemm_pack_a_block(const sgemm_kernels *t, int64_t mc, int64_t kc, sgemm_view a,
+void sgemm_pack_a_block(const sgemm_target *t, int64_t mc, int64_t kc, sgemm_view a,
                         float *restrict Ap)
 {
     pack_panels(t, t->mr, mc, kc, a.p, a.rs, a.cs, Ap);
 }
 
-void sgemm_pack_b_block(const sgemm_kernels *t, int64_t nc, int64_t kc, sgemm_view b,
+void sgemm_pack_b_block(const sgemm_target *t, int64_t nc, int64_t kc, sgemm_view b,
                         float *restrict Bp)
 {
     pack_panels(t, t->nr, nc, kc, b.p, b.cs, b.rs, Bp);

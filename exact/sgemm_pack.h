@@ -39,7 +39,7 @@ typedef struct {
  * holds rows r*mr .. r*mr+mr-1 as Ap[r * mr * kc + p * mr + i]; rows past mc
  * are zero.
  */
-void sgemm_pack_a_block(const sgemm_kernels *t, int64_t mc, int64_t kc, sgemm_view a,
+void sgemm_pack_a_block(const sgemm_target *t, int64_t mc, int64_t kc, sgemm_view a,
                         float *restrict Ap);
 
 /*
@@ -47,7 +47,7 @@ void sgemm_pack_a_block(const sgemm_kernels *t, int64_t mc, int64_t kc, sgemm_vi
  * holds columns r*nr .. r*nr+nr-1 as Bp[r * nr * kc + p * nr + j]; columns
  * past nc are zero.
  */
-void sgemm_pack_b_block(const sgemm_kernels *t, int64_t nc, int64_t kc, sgemm_view b,
+void sgemm_pack_b_block(const sgemm_target *t, int64_t nc, int64_t kc, sgemm_view b,
                         float *restrict Bp);
 
 #endif /* SGEMM_PACK_H */

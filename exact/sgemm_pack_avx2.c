@@ -1,6 +1,11 @@
 /*
- * sgemm_pack_avx2.c - the AVX2 transposing packer (sgemm_pack_lines_fn).
+ * sgemm_pack_avx2.c - the AVX2 packers: the transposing one
+ * (sgemm_pack_lines_fn) and the copying one (sgemm_pack_rows_fn: 8 floats
+ * per register, masked loads past the lines there are, which write the zero
+ * padding, and past the panel width a masked store, or a plain one that
+ * spills onto a step of the same panel still to be written).
  *
+ * The transposing packer:
  * The same scheme as the AVX-512 packer with 8 x 8 blocks: lines are loaded
  * a register each (masked at the k tail, zero registers past the last line),
  * transposed in registers and stored a k step per register, masked to the
@@ -65,5 +70,44 @@ void sgemm_pack_lines_avx2(int w, int64_t lines, int64_t kc, const float *src, i
                     _mm256_maskstore_ps(out + q * w, store_mask, r[q]);
             }
         }
+    }
+}
+
+/*
+ * One step of one panel: w floats to out from the `lines` (0 .. w) at in,
+ * zeros past them. spill: the store of the last partial chunk may write up
+ * to 7 floats past the w (the caller allows it where they belong to a step
+ * still to be packed): one plain store instead of a masked one, which is
+ * slow on some CPUs (vmaskmovps to memory).
+ */
+static inline void copy_step8(int w, int64_t lines, const float *in, float *out, int spill)
+{
+    int g = 0;
+    if (lines == w)
+        for (; g + 8 <= w; g += 8)
+            _mm256_storeu_ps(out + g, _mm256_loadu_ps(in + g));
+    for (; g < w; g += 8) {
+        const __m256 v = _mm256_maskload_ps(in + g, low_lanes8(lines - g));
+        if (spill)
+            _mm256_storeu_ps(out + g, v);
+        else
+            _mm256_maskstore_ps(out + g, low_lanes8(w - g), v);
+    }
+}
+
+void sgemm_pack_rows_avx2(int w, int64_t count, int64_t kc, const float *src, int64_t ps, float *restrict dst,
+                          int64_t panel)
+{
+    const int64_t full = count / w, rest = count - full * w;
+    /* a step's spill (8 - w % 8 floats) lands on later steps of its own panel while they are that many */
+    const int64_t spill_floats = 8 - w % 8;
+    for (int64_t p = 0; p < kc; p++) {
+        const float *in = src + p * ps;
+        float *out = dst + p * w;
+        const int spill = w % 8 != 0 && (kc - 1 - p) * w >= spill_floats;
+        for (int64_t q = 0; q < full; q++, in += w, out += panel)
+            copy_step8(w, w, in, out, spill);
+        if (rest > 0)
+            copy_step8(w, rest, in, out, spill);
     }
 }

@@ -12,7 +12,7 @@
 #include "sgemm_target.h"
 
 /* Whether an m x n x k product runs on the small-product path of target t. */
-int sgemm_sup_applies(const sgemm_kernels *t, int64_t m, int64_t n, int64_t k);
+int sgemm_sup_applies(const sgemm_target *t, int64_t m, int64_t n, int64_t k);
 
 /*
  * C := beta * C + alpha * A * B as sgemm_driver_run (same preconditions and
@@ -21,8 +21,18 @@ int sgemm_sup_applies(const sgemm_kernels *t, int64_t m, int64_t n, int64_t k);
  * each is computed whole by one thread, so the result does not depend on
  * the thread count. Returns SMM_OK, or SMM_ERR_NO_MEMORY with C untouched.
  */
-smm_status sgemm_sup_run(const sgemm_kernels *t, int threads, int64_t m, int64_t n, int64_t k,
+smm_status sgemm_sup_run(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k,
                          float alpha, sgemm_view A, sgemm_view B, float beta, float *C,
                          int64_t ldc);
+
+/*
+ * The same product on a generated kernel (sgemm_sup_jit.c), B given as b
+ * with unit column stride and row stride rsb: returns 1 when it ran (the
+ * same bits as t->sup), 0 when the precompiled kernel is to run instead
+ * (generation off, no generator for t's path, a product for several
+ * threads, or no kernel to be had).
+ */
+int sgemm_sup_generated(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k, float alpha,
+                        sgemm_view A, const float *b, int64_t rsb, float beta, float *C, int64_t ldc);
 
 #endif /* SGEMM_SUP_H */

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "common/smm_dispatch.h"
+#include "exact/jit_cache.h"
 #include "sketchmm/unary.h"
 
 typedef void (*unary_copy_fn)(unary_op op, int64_t rows, int64_t cols, const float *A, int64_t lda, float *B,
@@ -28,11 +29,18 @@ typedef void (*unary_copy_fn)(unary_op op, int64_t rows, int64_t cols, const flo
 typedef void (*unary_transpose_fn)(unary_op op, int64_t rows, int64_t cols, const float *A, int64_t lda, float *B,
                                    int64_t ldb, int stream);
 
-/* The kernels of one ISA path, a row of the kernel table (common/smm_dispatch.h) in unary.c. */
+/*
+ * The kernels of one ISA path, a row of the kernel table
+ * (common/smm_dispatch.h) in unary.c: the precompiled copy and transpose,
+ * and the writer of generated kernels (unary_jit.h) with the name they run
+ * under, or NULL.
+ */
 typedef struct {
     smm_kernel_head head; /* name: "scalar", "avx2", "avx512" (unary_kernel_name) */
     unary_copy_fn copy;
     unary_transpose_fn transpose;
+    jit_writer jit;
+    const char *jit_name; /* "avx2_generated", "avx512_generated", "neon_generated" */
 } unary_kernels;
 
 /* The row path isa (SMM_ISA_SCALAR .. SMM_ISA_NEON) runs: its own or the one it falls back to (SMM_KERNELS_FOR). */

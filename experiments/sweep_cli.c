@@ -272,7 +272,7 @@ static int check_config(const char *prog, sweep_config *cfg, const sweep_parse_s
     sweep_resolve_sizes(cfg, st);
 
     int synthetic = sweep_has_dataset(cfg, SWEEP_DATA_GAUSSIAN) || sweep_has_dataset(cfg, SWEEP_DATA_LOWRANK) ||
-                    sweep_has_dataset(cfg, SWEEP_DATA_CLUSTERED);
+                    sweep_has_dataset(cfg, SWEEP_DATA_CLUSTERED) || sweep_has_dataset(cfg, SWEEP_DATA_TEXTURE);
     if (!synthetic && (seen & SEEN_K) && cfg->k != DATASET_FASHION_MNIST_DIM)
         return usage_error(prog, "--k applies to synthetic data only (%s has k = 784; file data sets take k "
                                  "from the file)", fm);
@@ -285,6 +285,8 @@ static int check_config(const char *prog, sweep_config *cfg, const sweep_parse_s
         return usage_error(prog, "--alignment and --clusters apply to --datasets clustered only");
     if (!sweep_has_dataset(cfg, SWEEP_DATA_LOWRANK) && (seen & (SEEN_RANK | SEEN_NOISE)))
         return usage_error(prog, "--rank and --noise apply to --datasets lowrank only");
+    if (!sweep_has_dataset(cfg, SWEEP_DATA_TEXTURE) && (seen & SEEN_BETA))
+        return usage_error(prog, "--beta applies to --datasets texture only");
 
     if (cfg->modes & SWEEP_MODE_TOPK) {
         for (int i = 0; i < cfg->ntopk_shapes; i++)

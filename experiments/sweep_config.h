@@ -53,10 +53,11 @@ typedef enum {
     SWEEP_DATA_LOWRANK,
     SWEEP_DATA_CLUSTERED,
     SWEEP_DATA_H5,
-    SWEEP_DATA_ANN
+    SWEEP_DATA_ANN,
+    SWEEP_DATA_TEXTURE
 } sweep_data_kind;
 
-#define SWEEP_NUM_DATA 6
+#define SWEEP_NUM_DATA 7
 /* The names of the data sets (sweep_data.c). */
 extern const char *const sweep_data_names[SWEEP_NUM_DATA];
 
@@ -126,6 +127,7 @@ typedef struct {
     int64_t clusters;                           /* clustered */
     int64_t rank;                               /* lowrank */
     double noise;                               /* lowrank */
+    double beta;                                /* texture */
     const char *data_file;                      /* h5: "FILE:/PATH"; ann: FILE (one file data set per sweep) */
     char data_file_store[1024];                 /* where data_file points after parsing */
 

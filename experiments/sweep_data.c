@@ -9,7 +9,7 @@
 #include "sweep_data.h"
 
 const char *const sweep_data_names[SWEEP_NUM_DATA] = { "fashion-mnist", "gaussian", "lowrank", "clustered",
-                                                       "h5",            "ann" };
+                                                       "h5",            "ann",      "texture" };
 
 /* Fashion-MNIST: 60000 training and 10000 test images. */
 #define SWEEP_FMNIST_TRAIN 60000
@@ -28,6 +28,8 @@ static smm_status generate(const sweep_config *cfg, int64_t count, dataset_matri
         return dataset_lowrank(count, cfg->k, cfg->rank, cfg->noise, cfg->seed, X);
     case SWEEP_DATA_CLUSTERED:
         return dataset_clustered(count, cfg->k, cfg->clusters, cfg->alignment, cfg->seed, X, NULL);
+    case SWEEP_DATA_TEXTURE:
+        return dataset_texture(count, cfg->k, cfg->beta, cfg->seed, X);
     case SWEEP_DATA_FASHION_MNIST:
     case SWEEP_DATA_H5:
     case SWEEP_DATA_ANN:
@@ -83,7 +85,8 @@ static smm_status load_pool(const sweep_config *cfg, const char *split, int64_t 
 
 static int is_synthetic(sweep_data_kind d)
 {
-    return d == SWEEP_DATA_GAUSSIAN || d == SWEEP_DATA_LOWRANK || d == SWEEP_DATA_CLUSTERED;
+    return d == SWEEP_DATA_GAUSSIAN || d == SWEEP_DATA_LOWRANK || d == SWEEP_DATA_CLUSTERED ||
+           d == SWEEP_DATA_TEXTURE;
 }
 
 void sweep_vectors_free(sweep_vectors *v)
@@ -138,6 +141,7 @@ smm_status sweep_data_get_shape(const sweep_config *cfg, sweep_data_kind data, u
     case SWEEP_DATA_GAUSSIAN:
     case SWEEP_DATA_LOWRANK:
     case SWEEP_DATA_CLUSTERED:
+    case SWEEP_DATA_TEXTURE:
         break;
     case SWEEP_DATA_FASHION_MNIST:
         *shape = topk ? (sweep_data_shape){ DATASET_FASHION_MNIST_DIM, SWEEP_FMNIST_TEST, SWEEP_FMNIST_TRAIN, 0 }
@@ -203,6 +207,9 @@ void sweep_data_params(const sweep_config *cfg, char *buf, size_t size)
     case SWEEP_DATA_CLUSTERED:
         used += (size_t)snprintf(buf, size, "clusters=%lld alignment=%g", (long long)cfg->clusters,
                                  cfg->alignment);
+        break;
+    case SWEEP_DATA_TEXTURE:
+        used += (size_t)snprintf(buf, size, "texture-like images, spectrum 1/f^%g", cfg->beta);
         break;
     case SWEEP_DATA_H5:
         used += (size_t)snprintf(buf, size, "%s (rows of the matrix)", cfg->data_file);

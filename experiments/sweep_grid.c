@@ -109,6 +109,8 @@ void sweep_point_key(const sweep_config *cfg, const sweep_point *p, char *buf, s
                  cfg->alignment);
     else if (p->data == SWEEP_DATA_LOWRANK)
         snprintf(data, sizeof data, ";rank=%lld;noise=%.17g", (long long)cfg->rank, cfg->noise);
+    else if (p->data == SWEEP_DATA_TEXTURE)
+        snprintf(data, sizeof data, ";beta=%.17g", cfg->beta);
     int bits = sketch_method_uses_bits(p->method);
     snprintf(buf, size,
              "mode=%s;dataset=%s%s;m=%lld;n=%lld;k=%lld;topk=%d;candidates=%d;seed=%llu;threads=%d;"

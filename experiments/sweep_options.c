@@ -87,6 +87,7 @@ void sweep_defaults(sweep_config *cfg)
     cfg->clusters = 10;
     cfg->rank = 16;
     cfg->noise = 0.1;
+    cfg->beta = 2.0;
     cfg->warmup = 1;
     cfg->reps = 5;
     cfg->topk_reps = 3;
@@ -155,7 +156,7 @@ int sweep_has_dataset(const sweep_config *cfg, sweep_data_kind d)
 static int has_synthetic(const sweep_config *cfg)
 {
     return sweep_has_dataset(cfg, SWEEP_DATA_GAUSSIAN) || sweep_has_dataset(cfg, SWEEP_DATA_LOWRANK) ||
-           sweep_has_dataset(cfg, SWEEP_DATA_CLUSTERED);
+           sweep_has_dataset(cfg, SWEEP_DATA_CLUSTERED) || sweep_has_dataset(cfg, SWEEP_DATA_TEXTURE);
 }
 
 const sweep_list *sweep_sizes(const sweep_config *cfg, unsigned mode, sketch_method method)
@@ -511,6 +512,11 @@ static int parse_noise(const char *v, sweep_parse_state *st)
     return cli_parse_f64(v, 0.0, 1e30, &st->cfg->noise);
 }
 
+static int parse_beta(const char *v, sweep_parse_state *st)
+{
+    return cli_parse_f64(v, 0.0, DATASET_TEXTURE_MAX_BETA, &st->cfg->beta);
+}
+
 static int parse_dense_shapes(const char *v, sweep_parse_state *st)
 {
     return parse_shapes(v, st->cfg->shapes, &st->cfg->nshapes);
@@ -671,6 +677,11 @@ static struct json_object *canonical_noise(const sweep_config *c)
     return sweep_has_dataset(c, SWEEP_DATA_LOWRANK) ? number(c->noise) : NULL;
 }
 
+static struct json_object *canonical_beta(const sweep_config *c)
+{
+    return sweep_has_dataset(c, SWEEP_DATA_TEXTURE) ? number(c->beta) : NULL;
+}
+
 static struct json_object *canonical_seeds(const sweep_config *c)
 {
     struct json_object *a = json_object_new_array();
@@ -817,6 +828,11 @@ static void text_noise(const sweep_config *c, char *buf, size_t size)
     snprintf(buf, size, "%g", c->noise);
 }
 
+static void text_beta(const sweep_config *c, char *buf, size_t size)
+{
+    snprintf(buf, size, "%g", c->beta);
+}
+
 static void shapes_text(const sweep_shape *shapes, int count, char *buf, size_t size)
 {
     size_t used = 0;
@@ -894,9 +910,9 @@ static const sweep_option table[] = {
       "configurations floor(I T / N) .. floor((I+1) T / N) - 1\n"
       "of the T of the grid (blocks, not round-robin, keep a\n"
       "context's data and timing groups together). Combine the\n"
-      "shard files with `sketchmm_sweep merge`. On a cluster, one\n"
-      "shard per SLURM array task: --shard\n"
-      "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" },
+      "shard files with `sketchmm_sweep merge`. On a cluster,\n"
+      "experiments/slurm/sweep.sbatch runs one shard per SLURM\n"
+      "array task" },
     { "out", NULL, "FILE.h5", RUN, SWEEP_KEY_NONE, 0, 0, parse_out, NULL, text_out,
       "results file (default {default}); its directory is\n"
       "created if needed. If it exists and holds the same spec,\n"
@@ -944,7 +960,7 @@ static const sweep_option table[] = {
 
     { "datasets", "dataset", "LIST", DATA, SWEEP_KEY_STRING_LIST, 3, 0, parse_datasets, canonical_datasets,
       text_datasets,
-      "fashion-mnist, gaussian, lowrank, clustered,\n"
+      "fashion-mnist, gaussian, lowrank, clustered, texture,\n"
       "FILE.h5:/PATH, ann:FILE.h5 (default {default}; pixels in\n"
       "[0, 1], k = 784. Dense: A = training images 0..m-1, B =\n"
       "the next n training images, a Gram product of different\n"
@@ -982,6 +998,10 @@ static const sweep_option table[] = {
     { "noise", NULL, "S", DATA, SWEEP_KEY_NUMBER, 8, SEEN_NOISE, parse_noise, canonical_noise, text_noise,
       "lowrank: standard deviation of the added Gaussian noise,\n"
       "relative to unit-variance low-rank entries (default {default})" },
+    { "beta", NULL, "B", DATA, SWEEP_KEY_NUMBER, 20, SEEN_BETA, parse_beta, canonical_beta, text_beta,
+      "texture: spectral exponent of the images, power 1 / f^B,\n"
+      "in [0, 8] (default {default}: a natural image's; 0 white\n"
+      "noise, larger smoother)" },
 
     { "shapes", NULL, "LIST", DENSE, SWEEP_KEY_STRING_LIST, 12, SEEN_DENSE_ONLY, parse_dense_shapes,
       canonical_shapes, text_shapes, "shapes MxN: A m x k times B k x n (default {default})" },

@@ -18,7 +18,7 @@
 enum {
     SEEN_K = 1 << 0, SEEN_ALIGNMENT = 1 << 1, SEEN_CLUSTERS = 1 << 2, SEEN_RANK = 1 << 3,
     SEEN_NOISE = 1 << 4, SEEN_DATA_DIR = 1 << 5, SEEN_BITS = 1 << 6, SEEN_SKETCH_DIMS = 1 << 7,
-    SEEN_TOPK_BITS = 1 << 8, SEEN_TOPK_SKETCH_DIMS = 1 << 9, SEEN_SIZES = 1 << 12,
+    SEEN_TOPK_BITS = 1 << 8, SEEN_TOPK_SKETCH_DIMS = 1 << 9, SEEN_SIZES = 1 << 12, SEEN_BETA = 1 << 13,
     /* flags of one mode */
     SEEN_DENSE_ONLY = 1 << 10, SEEN_TOPK_ONLY = 1 << 11
 };

@@ -119,7 +119,7 @@ static void load_average(char *buf, size_t size)
  */
 static void runtime_env(char *buf, size_t size)
 {
-    static const char *const names[] = { "SKETCHMM_ISA", "SKETCHMM_NUM_THREADS", "OMP_NUM_THREADS",
+    static const char *const names[] = { "SKETCHMM_ISA", "SKETCHMM_NUM_THREADS", "SKETCHMM_TUNING", "OMP_NUM_THREADS",
                                          "OMP_WAIT_POLICY", "OMP_PROC_BIND", "OMP_PLACES",
                                          "GOMP_SPINCOUNT", "OMP_DYNAMIC" };
     size_t used = 0;
@@ -294,6 +294,16 @@ static smm_status write_attributes(results_file *rf, const sweep_run *run)
     s = first_error(s, results_set_attr_string(rf, "isa", run->isa));
     s = first_error(s, results_set_attr_string(rf, "exact_kernel", exact_sgemm_kernel_name()));
     s = first_error(s, results_set_attr_string(rf, "hamming_kernel", sketch_hamming_kernel_name()));
+    /* which exact core the speedups are measured against: its configuration and where it came from */
+    smm_exact_config exact;
+    char exact_text[SMM_CONFIG_TEXT] = "unavailable";
+    const char *exact_source = "unavailable";
+    if (smm_exact_config_get(&exact) == SMM_OK) {
+        smm_exact_config_describe(&exact, exact_text, sizeof exact_text);
+        exact_source = smm_config_source_name(exact.source);
+    }
+    s = first_error(s, results_set_attr_string(rf, "exact_config", exact_text));
+    s = first_error(s, results_set_attr_string(rf, "exact_config_source", exact_source));
     join_resolved_threads(cfg, buf, sizeof buf);
     s = first_error(s, results_set_attr_string(rf, "threads", buf));
     s = first_error(s, results_set_attr_string(rf, "cpu_model", cpu));

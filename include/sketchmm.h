@@ -8,6 +8,8 @@
  *   sketchmm/unary.h   zero, identity and ReLU, plain and transposed
  *   sketchmm/mat4.h    4x4 multiply, inverse, copy (single and batched)
  *   sketchmm/brgemm.h  batch-reduce GEMM on small matrices: describe, plan, execute
+ *   sketchmm/jit.h     run-time code generation: status and statistics
+ *   sketchmm/tuning.h  the exact core's configuration, where it came from, and its tuner
  */
 #ifndef SKETCHMM_H
 #define SKETCHMM_H
@@ -19,5 +21,7 @@
 #include "sketchmm/unary.h"
 #include "sketchmm/mat4.h"
 #include "sketchmm/brgemm.h"
+#include "sketchmm/jit.h"
+#include "sketchmm/tuning.h"
 
 #endif /* SKETCHMM_H */

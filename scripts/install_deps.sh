@@ -30,9 +30,13 @@ native=(
   libxsmm-dev                   # the BRGEMM peer of sketchmm_bench brgemm (static, linked in)
   libfaiss-dev                  # the FAISS peers of sketchmm_bench topk (libfaiss.a and no C library: a C++
                                 # bridge module, built with g++ from build-essential)
+  libhnswlib-dev                # the HNSW graph peer of sketchmm_bench topk (header-only C++: a bridge
+                                # compiled into the benchmark with g++)
   clang libclang-rt-14-dev libomp-14-dev   # the libFuzzer targets (tests/fuzz): clang, the libFuzzer and
                                            # sanitizer runtimes, OpenMP for clang,
   llvm-14                                  # and llvm-symbolizer: named stack frames in their reports
+  openmpi-bin libopenmpi-dev python3-mpi4py  # top-k over a database sharded across MPI ranks (mpi/), its Python example
+  slurmctld slurmd slurm-client munge        # the real single-node SLURM the sweep's job-array test starts
 )
 # Check and xxHash for the aarch64 test build (Debian multiarch).
 arm64=(check:arm64 libsubunit-dev:arm64 libxxhash-dev:arm64)
@@ -63,7 +67,10 @@ need_cmd() { command -v "$1" >/dev/null 2>&1 || fail "command $1 not found" "$2"
 
 for tool in "gcc build-essential" "g++ build-essential" "make make" "cmake cmake" "ctest cmake" "pkg-config pkg-config" \
             "git git" "aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu" "qemu-aarch64 qemu-user" "clang clang" \
-            "/usr/lib/llvm-14/bin/llvm-symbolizer llvm-14"; do
+            "/usr/lib/llvm-14/bin/llvm-symbolizer llvm-14" "mpicc libopenmpi-dev" "mpirun openmpi-bin" \
+            "munged munge" "mungekey munge" "munge munge" "unmunge munge" "slurmctld slurmctld" "slurmd slurmd" \
+            "sbatch slurm-client" "squeue slurm-client" "scontrol slurm-client" "scancel slurm-client" \
+            "sinfo slurm-client"; do
   need_cmd $tool
 done
 
@@ -182,6 +189,85 @@ if command -v g++ >/dev/null 2>&1; then
   fi
 fi
 
+# hnswlib for sketchmm_bench topk: header-only C++, so g++ compiles a program against its headers with the
+# flags of the benchmark's bridge (AVX-512, OpenMP), and on a CPU with AVX-512 the program finds the nearest
+# of three points
+cat >"$tmp/hnsw.cpp" <<'EOF'
+#include <hnswlib/hnswlib.h>
+int main()
+{
+  hnswlib::L2Space space(16);
+  hnswlib::HierarchicalNSW<float> graph(&space, 3, 16, 200, 100);
+  float p[3][16] = { { 0.0f }, { 1.0f }, { 2.0f } }, q[16] = { 1.2f };
+  for (int i = 0; i < 3; i++)
+    graph.addPoint(p[i], (hnswlib::labeltype)i);
+  return graph.searchKnn(q, 1).top().second == 1 ? 0 : 1;
+}
+EOF
+if command -v g++ >/dev/null 2>&1; then
+  if g++ -std=c++17 -O2 -fopenmp -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx2 -mfma "$tmp/hnsw.cpp" \
+       -o "$tmp/hnsw_smoke" >"$tmp/hnsw.log" 2>&1; then
+    if grep -qw avx512f /proc/cpuinfo 2>/dev/null && ! "$tmp/hnsw_smoke"; then
+      fail "a program using hnswlib's HierarchicalNSW finds the wrong neighbour" "libhnswlib-dev"
+    fi
+  else
+    fail "g++ cannot compile a program with hnswlib: $(grep -m 2 -i 'error' "$tmp/hnsw.log" | tr '\n' ' ')" "libhnswlib-dev"
+  fi
+fi
+
+# Open MPI for the sharded top-k (mpi/): mpicc builds a program that mpirun runs on 2 ranks of this machine
+# (--oversubscribe; --allow-run-as-root as root, as CI runs), and Debian's python3 starts MPI through mpi4py
+cat >"$tmp/mpi_hello.c" <<'EOF'
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+  int rank = 0, size = 0, sum = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("%d %d\n", size, sum);
+  MPI_Finalize();
+  return 0;
+}
+EOF
+if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
+  mpi_root=()
+  [ "$(id -u)" -ne 0 ] || mpi_root=(--allow-run-as-root)
+  if ! mpicc "$tmp/mpi_hello.c" -o "$tmp/mpi_hello" >"$tmp/mpi.log" 2>&1; then
+    fail "mpicc cannot build an MPI program: $(grep -m 2 -i 'error' "$tmp/mpi.log" | tr '\n' ' ')" "libopenmpi-dev"
+  elif [ "$(timeout 60 mpirun "${mpi_root[@]}" --oversubscribe -n 2 "$tmp/mpi_hello" 2>"$tmp/mpi.err")" != "2 1" ]; then
+    fail "mpirun -n 2 does not run an MPI program: $(head -c 300 "$tmp/mpi.err")" "openmpi-bin"
+  fi
+  [ "$(timeout 60 /usr/bin/python3 -c 'from mpi4py import MPI; print(MPI.COMM_WORLD.Get_size())' 2>/dev/null)" = 1 ] ||
+    fail "/usr/bin/python3 cannot start MPI through mpi4py" "python3-mpi4py"
+fi
+
+# munge and SLURM for the sweep's job-array test (experiments/slurm/local_cluster.sh): munged starts on a key
+# made here, with its own socket (its directory searchable by everyone, as munged requires), and a
+# credential round-trips; slurmd -C reads this machine's node line
+if command -v munged >/dev/null 2>&1 && command -v mungekey >/dev/null 2>&1; then
+  munge_dir="$tmp/munge"
+  mkdir -p "$munge_dir/key" "$munge_dir/run"
+  chmod 755 "$tmp" "$munge_dir" "$munge_dir/run"
+  chmod 700 "$munge_dir/key"
+  if mungekey --create --keyfile="$munge_dir/key/munge.key" >/dev/null 2>&1 &&
+     munged --key-file="$munge_dir/key/munge.key" --socket="$munge_dir/run/sock" --pid-file="$munge_dir/run/pid" \
+       --log-file="$munge_dir/log" --seed-file="$munge_dir/key/seed" >/dev/null 2>&1; then
+    munge -S "$munge_dir/run/sock" -n 2>/dev/null | unmunge -S "$munge_dir/run/sock" >/dev/null 2>&1 ||
+      fail "a munge credential does not decode: $(tail -n 2 "$munge_dir/log" 2>/dev/null | tr '\n' ' ')" "munge"
+    munge_pid=$(cat "$munge_dir/run/pid" 2>/dev/null || true)
+    if [ -n "$munge_pid" ] && [ "$(cat "/proc/$munge_pid/comm" 2>/dev/null)" = munged ]; then kill "$munge_pid"; fi
+  else
+    fail "munged does not start on a key of its own: $(tail -n 2 "$munge_dir/log" 2>/dev/null | tr '\n' ' ')" "munge"
+  fi
+fi
+if command -v slurmd >/dev/null 2>&1; then
+  slurmd -C 2>/dev/null | grep -q '^NodeName=' || fail "slurmd -C prints no node line" "slurmd"
+fi
+
 # pkg-config: what CMake looks up, for the architectures that use it (the aarch64 test build is the
 # core library and its Check suites: check and xxhash only)
 for mod in "check check" "libxxhash libxxhash-dev" "json-c libjson-c-dev" "hdf5 libhdf5-dev" "zlib zlib1g-dev"; do
@@ -216,4 +302,4 @@ if [ ${#problems[@]} -ne 0 ]; then
   printf '  - %s\n' "${problems[@]}" >&2
   exit 1
 fi
-echo "install_deps: checked: gcc + OpenMP + xxHash, g++ + FAISS (IndexFlatIP), aarch64 cross build under qemu, clang + OpenMP + libFuzzer, pkg-config (x86_64, aarch64), /usr/bin/python3 modules, Fashion-MNIST"
+echo "install_deps: checked: gcc + OpenMP + xxHash, g++ + FAISS (IndexFlatIP), g++ + hnswlib (AVX-512 build, a search), aarch64 cross build under qemu, clang + OpenMP + libFuzzer, Open MPI (mpicc, mpirun -n 2, mpi4py), munge + SLURM (munged, slurmd -C), pkg-config (x86_64, aarch64), /usr/bin/python3 modules, Fashion-MNIST"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, in four builds:
-#   1. native Release build: every Check suite, every ISA path this CPU has; then the Python
+#   1. native Release build: every Check suite, every ISA path this CPU has, the sharded top-k under
+#      mpirun at 1-4 ranks (mpi/, Open MPI required: -DSKETCHMM_MPI=ON) and the sweep as a job array
+#      on a real single-node SLURM the test starts (experiments/slurm); then the Python
 #      package's pytest suite (python/tests) on that build's libsketchmm.so;
-#   2. AddressSanitizer + UndefinedBehaviorSanitizer build: the same suites;
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build: the same suites (MPI ones included);
 #   3. aarch64 cross build (aarch64-linux-gnu-gcc) of the core library and its
 #      suites, run under qemu-aarch64;
 #   4. the libFuzzer targets of tests/fuzz (clang): every committed input once,
@@ -81,11 +83,11 @@ build() {
 }
 
 mkdir -p build-tests
-build native build-tests/native -DCMAKE_BUILD_TYPE=Release && {
+build native build-tests/native -DCMAKE_BUILD_TYPE=Release -DSKETCHMM_MPI=ON && {
   run_ctest native build-tests/native
   run_pytest python "$PWD/build-tests/native/libsketchmm.so"
 }
-build sanitizers build-tests/sanitize -DCMAKE_BUILD_TYPE=Debug -DSKETCHMM_SANITIZE=ON &&
+build sanitizers build-tests/sanitize -DCMAKE_BUILD_TYPE=Debug -DSKETCHMM_SANITIZE=ON -DSKETCHMM_MPI=ON &&
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest sanitizers build-tests/sanitize
 
 if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null &&
@@ -95,7 +97,7 @@ if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/
     -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \
     -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc \
     -DCMAKE_CROSSCOMPILING_EMULATOR="qemu-aarch64;-L;/usr/aarch64-linux-gnu;-E;LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib" \
-    -DSKETCHMM_BUILD_EXPERIMENTS=OFF &&
+    -DSKETCHMM_BUILD_EXPERIMENTS=OFF -DSKETCHMM_MPI=OFF &&
     run_ctest aarch64 build-tests/aarch64
 else
   echo "aarch64: aarch64-linux-gnu-gcc, qemu-aarch64 or arm64 Check missing: run scripts/install_deps.sh" >&2
@@ -116,7 +118,7 @@ elif ! clang -fsanitize=fuzzer,address,undefined "$fuzz_probe/probe.c" -o "$fuzz
   failed=$((failed + 1)); status=1
 else
   CC=clang build_targets=sketchmm_fuzz build fuzz build-tests/fuzz -DCMAKE_BUILD_TYPE=Debug \
-    -DSKETCHMM_FUZZ=ON -DSKETCHMM_BUILD_TESTS=OFF && {
+    -DSKETCHMM_FUZZ=ON -DSKETCHMM_BUILD_TESTS=OFF -DSKETCHMM_MPI=OFF && {
     run_ctest fuzz build-tests/fuzz
     # runs and coverage per target (ctest shows the output of failed tests only)
     echo "== fuzz: summaries"

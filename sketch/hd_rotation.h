@@ -74,7 +74,8 @@ void sign_pack_neon(const float *y, int64_t count, uint64_t *words);
 
 /*
  * xs[t] = x[t] * scale (float product) for t < d, xs[t] = 0 for d <= t < D:
- * the scaled, zero-padded copy a rotation starts from. Contiguous x.
+ * the scaled, zero-padded copy a rotation starts from. Contiguous x; x may
+ * be xs (each element is read before it is written).
  */
 typedef void (*scale_pad_fn)(const float *x, int64_t d, float scale, float *xs, int64_t D);
 void scale_pad_scalar(const float *x, int64_t d, float scale, float *xs, int64_t D);

@@ -6,30 +6,46 @@
  * kernels (the idea of Blalock and Guttag, "Multiplying Matrices Without
  * Multiplying", ICML 2021; our own code).
  *
- * Setting. op(B) (k x n) is known ahead, op(A) (m x k) arrives later. k is
- * cut into C contiguous subspaces, the split of product quantization
+ * Setting. op(B) (k x n) is known ahead, op(A) (m x k) arrives later. The
+ * trees and prototypes describe DIRECTIONS: a vector x is taken as its norm
+ * |x| (kept exactly, as a float) times its direction u(x), with
+ *
+ *     u(x)_t = x_t * inv(x) rounded to float,  inv(x) = 1 / sqrt(sum_t x_t^2)
+ *
+ * (maddness_inv_norm: the sum in double in increasing t; inv = 0 for the
+ * zero vector, whose direction is 0), so the code of x does not depend on
+ * its scale: c x has the codes of x for every c > 0 (bit for bit when c is
+ * a power of two), and an estimate scales with it. (Fitting the raw
+ * vectors instead lets the vectors of largest norm take every split and
+ * leaves the rest in one leaf, and makes the code of a query depend on its
+ * scale: queries at another scale than the data, a different
+ * normalisation of the same images, fall outside the learned thresholds.)
+ * k is cut into C contiguous subspaces, the split of product quantization
  * (pq_subspace_range: the first k % C have floor(k / C) + 1 dimensions).
  * Codebook c owns a balanced binary tree of MADDNESS_LEVELS = 4 levels over
  * its subspace: level t (0..3) has ONE split dimension j_{c,t} and 2^t
  * thresholds v_{c,t,node}, one per node of the level. A vector x descends
  *
- *     node_0 = 0,  node_{t+1} = 2 node_t + [x[j_{c,t}] >= v_{c,t,node_t}],
+ *     node_0 = 0,  node_{t+1} = 2 node_t + [u(x)[j_{c,t}] >= v_{c,t,node_t}],
  *
  * and its leaf node_4 (0..15) is its code in codebook c: 4 comparisons, no
- * multiply. Codebook c also has 16 prototypes P_{c,0..15}, vectors of
- * dimension k (all of it, not only the subspace), and x is approximated as
+ * multiply after the norm. Codebook c also has 16 prototypes P_{c,0..15},
+ * vectors of dimension k (all of it, not only the subspace), and x is
+ * approximated as
  *
- *     q(x) = sum_c P_{c, code_c(x)},
+ *     q(x) = |x| sum_c P_{c, code_c(x)},
  *
- * so <x, b> ~ <q(x), b> = sum_c T_b[c][code_c(x)] with the tables
+ * so <x, b> ~ <q(x), b> = |x| sum_c T_b[c][code_c(x)] with the tables
  * T_b[c][l] = <P_{c,l}, b>: one table of 16 C numbers per column b of op(B),
  * quantized to bytes with pq_lut_quantize and summed by pq_scan with the
  * roles of product quantization swapped (tables per column of op(B), codes
- * per row of op(A)).
+ * per row of op(A)), the sum multiplied by the row's norm.
  *
- * Training (maddness_train), on N = min(count, max_train) training vectors
- * (drawn from the seed by pq_sample_indices, domain "maddness_train_sample";
- * approx_maddness.c trains on op(B)'s columns: queries drawn like the data):
+ * Training (maddness_train), on the directions u(x) of N = min(count,
+ * max_train) training vectors (drawn from the seed by pq_sample_indices,
+ * domain "maddness_train_sample"; approx_maddness.c trains on op(B)'s
+ * columns: queries assumed to point like the data); "vector" below is such
+ * a direction:
  *  1. Trees, per codebook, greedily level by level. At level t the N
  *     vectors sit in 2^t buckets (their nodes). For every dimension u of the
  *     subspace, V_u = sum over buckets of the bucket's sum of squared
@@ -57,7 +73,7 @@
  *
  *         P = argmin ||X - G P||_F^2 + lambda ||P||_F^2,
  *
- *     X the N x k training vectors, G the N x 16C one-hot matrix of their
+ *     X the N x k training directions, G the N x 16C one-hot matrix of their
  *     leaves (row i has a 1 in column 16 c + code_c(x_i) for every c):
  *     (G^T G + lambda I) P = G^T X, solved in double: G^T G from integer
  *     counts, G^T X as sums in increasing sample order, a Cholesky
@@ -81,8 +97,9 @@
  *
  * Encoding (maddness_encode): the leaves of n vectors, packed in the block
  * layout of pq.h (blocks of 32 vectors, codebook c's 16 bytes at offset
- * 16 c of a block), so pq_scan reads them as product-quantization codes.
- * 4 C comparisons per vector: the vector's other values are never read.
+ * 16 c of a block), so pq_scan reads them as product-quantization codes,
+ * and their norms: k multiply-adds in double for the norm, then 4 C
+ * comparisons per vector.
  *
  * Tables (maddness_tables): for each column b_j of op(B), T_j = the 16 C
  * products <P_{c,l}, b_j> computed by exact_sgemm (one thread per chunk of
@@ -99,6 +116,7 @@
 #ifndef SKETCH_MADDNESS_H
 #define SKETCH_MADDNESS_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "common/smm_runtime.h"
@@ -161,32 +179,60 @@ smm_status maddness_train(const smm_context *ctx, const float *X, int64_t count,
 void maddness_model_free(maddness_model *md);
 
 /*
- * The leaf (0..15) of the vector whose element t is x[t * stride] in
- * codebook c: the descent of the top of this file (no checks; a NaN goes
- * left).
+ * inv(x) of the top of this file for the k-vector whose element t is
+ * x[t * stride]: 1 / |x| in double (sum of squares in double, increasing
+ * t), 0 when every element is 0 (or the sum is NaN); *norm = |x| rounded to
+ * float (norm may be NULL). Exact scaling: 2^p x gives 2^-p inv(x) and 2^p
+ * |x| while they stay normal.
  */
-static inline int maddness_leaf(const maddness_model *md, const float *x, int64_t stride, int32_t c)
+static inline double maddness_inv_norm(const float *x, int64_t k, int64_t stride, float *norm)
+{
+    double ss = 0.0;
+    for (int64_t t = 0; t < k; t++) {
+        const double v = (double)x[t * stride];
+        ss += v * v;
+    }
+    const double r = sqrt(ss);
+    if (norm != NULL)
+        *norm = (float)r;
+    return ss > 0.0 ? 1.0 / r : 0.0;
+}
+
+/* Element v of a vector with inv(x) = inv as an element of its direction u(x): (float)(v * inv). */
+static inline float maddness_direction(float v, double inv)
+{
+    return (float)((double)v * inv);
+}
+
+/*
+ * The leaf (0..15) in codebook c of the vector whose element t is
+ * x[t * stride] and whose inv(x) is inv: the descent of the top of this
+ * file on its direction (no checks; a NaN goes left).
+ */
+static inline int maddness_leaf(const maddness_model *md, const float *x, int64_t stride, double inv, int32_t c)
 {
     const int32_t *dims = md->dims + (int64_t)MADDNESS_LEVELS * c;
     const float *thr = md->thresholds + (int64_t)MADDNESS_NODES * c;
     int node = 0;
     for (int t = 0; t < MADDNESS_LEVELS; t++)
-        node = 2 * node + (x[dims[t] * stride] >= thr[(1 << t) - 1 + node]);
+        node = 2 * node + (maddness_direction(x[dims[t] * stride], inv) >= thr[(1 << t) - 1 + node]);
     return node;
 }
 
 /*
  * Encode n vectors into packed blocks at codes (pq_codes_bytes(md->C, n)
- * bytes, every one written; vectors past n in the last block get code 0):
- * element t of vector i is X[i * rs + t * cs] (any layout: a row-major
- * matrix has rs = ld, cs = 1; a column-major one rs = 1, cs = ld). Reads 4 C
- * values per vector; performs no finiteness check (the caller's: a NaN
- * goes left at every node). Blocks in parallel (ctx->threads): the codes
- * depend on the vectors and the model only. n == 0 writes nothing.
- * Preconditions (not checked): n >= 0, the strides address the vectors.
+ * bytes, every one written; vectors past n in the last block get code 0)
+ * and their norms |x| into norms[0 .. n-1]: element t of vector i is
+ * X[i * rs + t * cs] (any layout: a row-major matrix has rs = ld, cs = 1; a
+ * column-major one rs = 1, cs = ld). Reads every value of a vector once
+ * for its norm; performs no finiteness check (the caller's: a vector with
+ * a NaN or Inf gets an unspecified code and a NaN or Inf norm). Blocks in
+ * parallel (ctx->threads): the codes and norms depend on the vectors and
+ * the model only. n == 0 writes nothing. Preconditions (not checked):
+ * n >= 0, the strides address the vectors.
  */
 void maddness_encode(const smm_context *ctx, const maddness_model *md, const float *X, int64_t n, int64_t rs,
-                     int64_t cs, uint8_t *codes);
+                     int64_t cs, uint8_t *codes, float *norms);
 
 /*
  * The byte tables of the n columns of op(B), given as the rows of the

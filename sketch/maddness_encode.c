@@ -1,11 +1,12 @@
 /*
  * maddness_encode.c - the two sides of a MADDNESS product (maddness.h): the
- * rows of op(A) become packed 4-bit codes by descending the hash trees
- * (comparisons only), the columns of op(B) become byte lookup tables of
- * their inner products with the prototypes.
+ * rows of op(A) become their norms and packed 4-bit codes of their
+ * directions by descending the hash trees (comparisons only), the columns
+ * of op(B) become byte lookup tables of their inner products with the
+ * prototypes.
  *
- * Plain C for the baseline CPU. Codes depend on each vector and the model
- * only, each block of 32 vectors written by one thread. The tables' exact
+ * Plain C for the baseline CPU. Codes and norms depend on each vector and
+ * the model only, each block of 32 vectors written by one thread. The tables' exact
  * values come from one-thread exact_sgemm calls on fixed chunks of columns
  * and are quantized by pq_lut_quantize, the quantization of product
  * quantization's query tables, so the same scan kernels sum both.
@@ -15,31 +16,33 @@
 #include "exact/sgemm.h"
 #include "sketch/maddness.h"
 
-/* Vectors x codebooks below which the encoder stays on one thread. */
-#define MD_ENCODE_PARALLEL_MIN 16384
+/* Vectors x dimensions below which the encoder stays on one thread (each vector's norm reads all of it). */
+#define MD_ENCODE_PARALLEL_MIN 65536
 
-/* Strided vectors against a model: the source of maddness_encode's codes. */
+/* Strided vectors against a model: the source of maddness_encode's codes, and where their norms go. */
 typedef struct {
     const maddness_model *md;
     const float *X;
     int64_t rs, cs;
+    float *norms;
 } tree_rows;
 
 static void leaf_codes(const void *arg, int64_t j, uint8_t *codes)
 {
     const tree_rows *r = arg;
     const float *x = r->X + j * r->rs;
+    const double inv = maddness_inv_norm(x, r->md->k, r->cs, r->norms + j);
     for (int32_t c = 0; c < r->md->C; c++)
-        codes[c] = (uint8_t)maddness_leaf(r->md, x, r->cs, c);
+        codes[c] = (uint8_t)maddness_leaf(r->md, x, r->cs, inv, c);
 }
 
 void maddness_encode(const smm_context *ctx, const maddness_model *md, const float *X, int64_t n, int64_t rs,
-                     int64_t cs, uint8_t *codes)
+                     int64_t cs, uint8_t *codes, float *norms)
 {
     if (n <= 0)
         return;
-    const tree_rows rows = { md, X, rs, cs };
-    pq_pack(ctx, n, md->C, n * md->C >= MD_ENCODE_PARALLEL_MIN, leaf_codes, &rows, codes);
+    const tree_rows rows = { md, X, rs, cs, norms };
+    pq_pack(ctx, n, md->C, n * md->k >= MD_ENCODE_PARALLEL_MIN, leaf_codes, &rows, codes);
 }
 
 /* Source of pq_lut_quantize: codebook m's 16 exact products of one column, float from the SGEMM. */

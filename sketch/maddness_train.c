@@ -1,8 +1,8 @@
 /*
- * maddness_train.c - MADDNESS models: the hash trees (greedy level by level,
- * optimal splits by sorting and running sums), the bucket-mean prototypes
- * and their ridge-regression refinement (Cholesky in double), model
- * allocation (see maddness.h for every rule).
+ * maddness_train.c - MADDNESS models of directions: the hash trees (greedy
+ * level by level, optimal splits by sorting and running sums), the
+ * bucket-mean prototypes and their ridge-regression refinement (Cholesky in
+ * double), model allocation (see maddness.h for every rule).
  *
  * Plain C for the baseline CPU. Each codebook's tree is built by one thread
  * from start to end; the ridge system's counts are integers, its sums run in
@@ -173,12 +173,13 @@ static double best_split(const tree_ws *w, const int32_t *m, int64_t cnt, int64_
 }
 
 /*
- * The tree of codebook c (dimensions lo .. lo + d - 1) on the n sample
- * vectors (sample[i] rows of X), into md's dims and thresholds; leaves[i * C
- * + c] = the leaf of sample vector i; the leaf means into md's prototypes.
+ * The tree of codebook c (dimensions lo .. lo + d - 1) on the directions of
+ * the n sample vectors (sample[i] rows of X, inv[i] their inv(x)), into md's
+ * dims and thresholds; leaves[i * C + c] = the leaf of sample vector i; the
+ * leaf means into md's prototypes.
  */
-static void train_tree(const float *X, int64_t ld, const int64_t *sample, int64_t n, const tree_ws *w,
-                       maddness_model *md, int32_t c, uint8_t *leaves)
+static void train_tree(const float *X, int64_t ld, const int64_t *sample, const double *inv, int64_t n,
+                       const tree_ws *w, maddness_model *md, int32_t c, uint8_t *leaves)
 {
     const int64_t lo = md->start[c], d = md->start[c + 1] - lo;
     const int32_t C = md->C;
@@ -187,7 +188,9 @@ static void train_tree(const float *X, int64_t ld, const int64_t *sample, int64_
     int32_t *members = w->members;
     double *s1 = w->s1, *s2 = w->s2, *var = w->var;
     for (int64_t i = 0; i < n; i++) {
-        memcpy(xs + i * d, X + sample[i] * ld + lo, (size_t)d * sizeof(float));
+        const float *x = X + sample[i] * ld + lo;
+        for (int64_t u = 0; u < d; u++)
+            xs[i * d + u] = maddness_direction(x[u], inv[i]);
         node[i] = 0;
     }
     for (int t = 0; t < MADDNESS_LEVELS; t++) {
@@ -381,12 +384,13 @@ static void solve_chunk(const double *A, int64_t D, double *R, int64_t k, int64_
 }
 
 /*
- * The refined prototypes from the sample's leaves (n x C), into md. A: D x D
- * (D = 16 C), R: D x k workspaces. SMM_ERR_NON_FINITE when a pivot is not
- * positive (the prototypes are then left as they were).
+ * The refined prototypes from the sample's leaves (n x C) and directions
+ * (inv: their inv(x)), into md. A: D x D (D = 16 C), R: D x k workspaces.
+ * SMM_ERR_NON_FINITE when a pivot is not positive (the prototypes are then
+ * left as they were).
  */
-static smm_status ridge(const smm_context *ctx, const float *X, int64_t ld, const int64_t *sample, int64_t n,
-                        const uint8_t *leaves, double lambda, double *A, double *R, maddness_model *md)
+static smm_status ridge(const smm_context *ctx, const float *X, int64_t ld, const int64_t *sample, const double *inv,
+                        int64_t n, const uint8_t *leaves, double lambda, double *A, double *R, maddness_model *md)
 {
     const int32_t C = md->C;
     const int64_t D = (int64_t)MADDNESS_LEAVES * C, k = md->k;
@@ -408,7 +412,7 @@ static smm_status ridge(const smm_context *ctx, const float *X, int64_t ld, cons
             double *r = rhs + (int64_t)lv[c] * k;
             const float *x = X + sample[i] * ld;
             for (int64_t t = 0; t < k; t++)
-                r[t] += (double)x[t];
+                r[t] += (double)maddness_direction(x[t], inv[i]);
         }
     }
     /* the upper triangle from the lower one, plus lambda on the diagonal */
@@ -485,17 +489,24 @@ smm_status maddness_train(const smm_context *ctx, const float *X, int64_t count,
         return SMM_ERR_OVERFLOW;
 
     int64_t *sample = malloc((size_t)n * sizeof(int64_t));
+    double *inv = malloc((size_t)n * sizeof(double));
     uint8_t *leaves = malloc((size_t)n * (size_t)C);
     char *work = smm_aligned_alloc(per * (size_t)threads);
     maddness_model *m = model_alloc(k, C);
-    if (sample == NULL || leaves == NULL || work == NULL || m == NULL ||
+    if (sample == NULL || inv == NULL || leaves == NULL || work == NULL || m == NULL ||
         pq_sample_indices("maddness_train_sample", seed, count, n, sample) != SMM_OK) {
         free(sample);
+        free(inv);
         free(leaves);
         smm_aligned_free(work);
         maddness_model_free(m);
         return SMM_ERR_NO_MEMORY;
     }
+    /* the sample's directions: inv(x) of each (one thread per vector, a fixed order within it) */
+    const int all = ctx->threads < 1 ? 1 : ctx->threads;
+#pragma omp parallel for num_threads(all) schedule(static) if ((double)n * (double)k >= MD_PARALLEL_MIN_WORK)
+    for (int64_t i = 0; i < n; i++)
+        inv[i] = maddness_inv_norm(X + sample[i] * ld, k, 1, NULL);
 
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -513,7 +524,7 @@ smm_status maddness_train(const smm_context *ctx, const float *X, int64_t count,
         w.l2 = smm_carve(&mine, vec_b);
 #pragma omp for schedule(dynamic, 1)
         for (int32_t c = 0; c < C; c++)
-            train_tree(X, ld, sample, n, &w, m, c, leaves);
+            train_tree(X, ld, sample, inv, n, &w, m, c, leaves);
     }
     smm_aligned_free(work);
 
@@ -524,11 +535,12 @@ smm_status maddness_train(const smm_context *ctx, const float *X, int64_t count,
         if (A == NULL || R == NULL)
             st = SMM_ERR_NO_MEMORY;
         else
-            st = ridge(ctx, X, ld, sample, n, leaves, lambda, A, R, m);
+            st = ridge(ctx, X, ld, sample, inv, n, leaves, lambda, A, R, m);
         smm_aligned_free(A);
         smm_aligned_free(R);
     }
     free(sample);
+    free(inv);
     free(leaves);
     if (st != SMM_OK) {
         maddness_model_free(m);

@@ -578,6 +578,10 @@ START_TEST(candidates_per_call_and_borrowed_b)
     float val1[37 * 5], val2[37 * 5];
     fill_clustered(A, m, k, 5, 0.4f, 11);
     fill_clustered(Bt, n, k, 5, 0.4f, 12);
+    float *B = malloc(sizeof(float) * k * n); /* Bt^T: the same vectors as columns */
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t t = 0; t < k; t++)
+            B[t * n + j] = Bt[j * k + t];
     for (int method = SKETCH_SIMHASH; method <= SKETCH_MADDNESS; method++) {
         approx_options o = options_for((sketch_method)method);
         o.size = sketch_method_uses_bits(o.method) ? 128 : 8;
@@ -621,6 +625,14 @@ START_TEST(candidates_per_call_and_borrowed_b)
         ck_assert_int_eq(approx_plan_topk(plan, SMM_ROW_MAJOR, SMM_NO_TRANS, m, A, k, topk, idx1, val1, topk, NULL),
                          SMM_OK);
         ck_assert(memcmp(idx1, idx2, sizeof idx1) == 0 && memcmp(val1, val2, sizeof val1) == 0);
+        /* borrowing a B whose vectors (columns) are strided: the same product again */
+        approx_plan *strided = NULL;
+        ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_NO_TRANS, k, n, B, n, &ob, NULL, &strided), SMM_OK);
+        ck_assert_int_eq(
+            approx_plan_multiply(strided, SMM_ROW_MAJOR, SMM_NO_TRANS, m, 1.0f, A, k, 0.0f, C2, n, NULL), SMM_OK);
+        ck_assert_msg(memcmp(C1, C2, sizeof(float) * m * n) == 0,
+                      "%s: a plan borrowing strided vectors gives another product", sketch_method_name(o.method));
+        approx_plan_free(strided);
         /* a C lying over the borrowed op(B) is refused, nothing written */
         ck_assert_int_eq(approx_plan_multiply(borrowing, SMM_ROW_MAJOR, SMM_NO_TRANS, 1, 1.0f, A, k, 0.0f, Bt, n,
                                               NULL),
@@ -632,7 +644,7 @@ START_TEST(candidates_per_call_and_borrowed_b)
         approx_plan_free(borrowing);
         approx_plan_free(plan);
     }
-    free(A), free(Bt), free(C1), free(C2);
+    free(A), free(B), free(Bt), free(C1), free(C2);
 }
 END_TEST
 

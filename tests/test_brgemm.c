@@ -26,17 +26,22 @@
  * - every tile instance and rank-1 kernel of every path against the scalar
  *   twin (the portable tiles of brgemm_kernel_scalar.c) bit for bit on
  *   integer data, edge blocks and every update mode included;
+ * - generated kernels (code generation is on by default, so the cases above
+ *   run them on every path that has a generator) against the precompiled
+ *   kernels of their path, bit for bit on real-valued data;
  * - semantics of beta == 0 (NaN/Inf in C), alpha == 0, k == 0, batch == 0
  *   (NULL operands), m == 0 / n == 0 (no-op, NULL C), stride 0, overlapping
  *   batch matrices;
  * - every documented status of create and execute, with *plan and C untouched;
  * - plan names.
  *
- * Full grid (seed 003): `test_brgemm --full-grid LO HI` (registered only in
- * native, non-sanitizer, non-cross builds; see tests/CMakeLists.txt) checks
- * LO <= M <= HI, 1 <= N <= 64, K in {1,16,32,64,128}, batch 1..16,
+ * Full grid (seed 003): `test_brgemm --full-grid LO HI [ISA]` (registered in
+ * native, non-sanitizer builds for every M, and in the aarch64 cross build
+ * for the NEON path on M in 1..6 and 17..19; see tests/CMakeLists.txt)
+ * checks LO <= M <= HI, 1 <= N <= 64, K in {1,16,32,64,128}, batch 1..16,
  * column-major strided, tight and padded leading dimensions, alpha = beta = 1,
- * exactly, on every path. SKETCHMM_BRGEMM_FULL_GRID=1 runs it for M in 1..64.
+ * exactly, on every path (or path ISA). SKETCHMM_BRGEMM_FULL_GRID=1 runs it
+ * for M in 1..64.
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS next to _POSIX_C_SOURCE */
 
@@ -747,6 +752,85 @@ static smm_status problem_run(const real_problem *pr, const brgemm_plan *plan, i
                      : brgemm_execute_pointers(plan, pr->ap, pr->bp, C, pr->batch);
 }
 
+/* ------------------------------------------------------------------------- */
+/* Generated kernels against the precompiled ones (exact/brgemm_jit.h).       */
+/* ------------------------------------------------------------------------- */
+
+/*
+ * A generated kernel performs the operations of the precompiled tiles of its
+ * path in the same order, so on any data the two give the same bits. Here:
+ * real-valued operands, every update mode (C holds NaN and +-Inf when
+ * beta == 0), padded leading dimensions and strides, both layouts and both
+ * kinds, on every path with a generator: a plan made with code generation on
+ * (its name says "generated") against one made with it off ("precompiled"),
+ * C's padding included.
+ */
+START_TEST(test_generated_matches_precompiled)
+{
+    static const int64_t ms[] = { 1,  2,  3,  4,  5,  7,  8,  9,  12, 13, 15, 16, 17,  20,  24,
+                                  31, 32, 33, 40, 47, 48, 63, 64, 65, 80, 97, 100, 129, 200 };
+    static const int64_t ns[] = { 1, 2, 3, 4, 6, 7, 8, 13, 15, 16, 29, 30, 31, 32, 45, 64, 65, 100 };
+    static const int64_t ks[] = { 1, 2, 3, 4, 7, 8, 9, 16, 17, 31, 33, 64, 100 };
+    static const int64_t batches[] = { 1, 2, 3, 7 };
+    static const float ab[][2] = { { 1.0f, 1.0f },   { 1.0f, 0.0f },  { 2.5f, 0.0f }, { 1.0f, -0.75f },
+                                   { 0.5f, 1.0f },   { -1.5f, 2.0f }, { 1.0f, 2.0f } };
+    const int nm = (int)(sizeof ms / sizeof ms[0]), nn = (int)(sizeof ns / sizeof ns[0]);
+    const int nk = (int)(sizeof ks / sizeof ks[0]);
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    uint64_t rng = 2929;
+    int compared = 0;
+    for (int t = 0; t < 3 * nm; t++) {
+        const smm_layout layout = test_rng_next(&rng) & 1 ? SMM_ROW_MAJOR : SMM_COL_MAJOR;
+        const int64_t m = ms[t % nm], n = ns[test_rng_next(&rng) % (uint64_t)nn];
+        const int64_t k = ks[test_rng_next(&rng) % (uint64_t)nk], batch = batches[test_rng_next(&rng) % 4];
+        const int pair = (int)(test_rng_next(&rng) % 7);
+        const float alpha = ab[pair][0], beta = ab[pair][1];
+        real_problem pr;
+        problem_init(&pr, layout, m, n, k, batch, 3000 + (uint64_t)t);
+        if (beta == 0.0f) {
+            static const float junk[] = { NAN, INFINITY, -INFINITY };
+            for (int64_t x = 0; x < pr.spc; x++)
+                pr.C0[x] = junk[x % 3];
+        }
+        float *got = malloc((size_t)pr.spc * sizeof(float)), *want = malloc((size_t)pr.spc * sizeof(float));
+        ck_assert(got && want);
+        for (int ii = 0; ii < nisa; ii++) {
+            if (isas[ii] == SMM_ISA_SCALAR)
+                continue; /* no generator on the portable path */
+            ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+            ck_assert_int_eq(smm_set_jit(1), SMM_OK);
+            brgemm_plan *generated = problem_plan(&pr, alpha, beta);
+            ck_assert_int_eq(smm_set_jit(0), SMM_OK);
+            brgemm_plan *precompiled = problem_plan(&pr, alpha, beta);
+            ck_assert_msg(strstr(brgemm_plan_name(generated), " generated") != NULL, "%s",
+                          brgemm_plan_name(generated));
+            ck_assert_msg(strstr(brgemm_plan_name(precompiled), " precompiled") != NULL, "%s",
+                          brgemm_plan_name(precompiled));
+            for (int kind = 0; kind < 2; kind++) {
+                ck_assert_int_eq(problem_run(&pr, generated, kind, got), SMM_OK);
+                ck_assert_int_eq(problem_run(&pr, precompiled, kind, want), SMM_OK);
+                for (int64_t x = 0; x < pr.spc; x++)
+                    if (bits_of(got[x]) != bits_of(want[x]))
+                        ck_abort_msg("%s %s: %s m=%lld n=%lld k=%lld batch=%lld alpha=%g beta=%g: C[%lld] = %a "
+                                     "generated, %a precompiled",
+                                     smm_isa_name(isas[ii]), kind ? "pointers" : "strided", layout_name(layout),
+                                     (long long)m, (long long)n, (long long)k, (long long)batch, (double)alpha,
+                                     (double)beta, (long long)x, (double)got[x], (double)want[x]);
+                compared++;
+            }
+            brgemm_plan_free(generated);
+            brgemm_plan_free(precompiled);
+        }
+        free(got);
+        free(want);
+        problem_free(&pr);
+    }
+    ck_assert_int_eq(compared, 2 * 3 * nm * (nisa - 1));
+    test_restore_defaults();
+}
+END_TEST
+
 /* A plan runs the path it was created on, whatever smm_set_isa says later. */
 START_TEST(test_plan_keeps_its_path)
 {
@@ -1435,6 +1519,7 @@ END_TEST
 /* ------------------------------------------------------------------------- */
 
 static int grid_lo = 1, grid_hi = 64;
+static smm_isa grid_isa = SMM_ISA_AUTO; /* AUTO: every path this machine runs */
 
 enum { FG_MN = 64, FG_K = 128, FG_BATCH = 16 };
 
@@ -1442,9 +1527,14 @@ START_TEST(test_full_grid)
 {
     static const int64_t ks[] = { 1, 16, 32, 64, 128 };
     /* Every path, the portable one included, gets the whole grid: natively (Release, 2 cores) the two
-       ctest entries take well under a minute each. */
+       ctest entries take well under a minute each. --full-grid LO HI ISA checks that path only (the
+       emulated NEON runs of the cross build). */
     smm_isa isas[4];
-    const int nisa = test_supported_isas(isas);
+    int nisa = test_supported_isas(isas);
+    if (grid_isa != SMM_ISA_AUTO) {
+        isas[0] = grid_isa;
+        nisa = 1;
+    }
     long long count[4] = { 0, 0, 0, 0 };
 
     /* a fixed pool of small integers; A_i(r, p), B_i(p, j), C(r, j) are read from it for every shape */
@@ -1592,6 +1682,7 @@ static Suite *brgemm_suite(void)
     tcase_add_test(tc, test_plan_keeps_its_path);
     tcase_add_test(tc, test_concurrent_execution);
     tcase_add_test(tc, test_kernels_match_scalar_twin);
+    tcase_add_test(tc, test_generated_matches_precompiled);
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);
     tc = tcase_create("semantics");
@@ -1621,18 +1712,26 @@ static Suite *full_grid_suite(void)
 
 int main(int argc, char **argv)
 {
-    /* test_brgemm --full-grid LO HI: the seed-003 grid for LO <= M <= HI */
-    if (argc == 4 && strcmp(argv[1], "--full-grid") == 0) {
+    /* test_brgemm --full-grid LO HI [ISA]: the seed-003 grid for LO <= M <= HI (on path ISA only) */
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "--full-grid") == 0) {
         grid_lo = atoi(argv[2]);
         grid_hi = atoi(argv[3]);
         if (grid_lo < 1 || grid_hi > FG_MN || grid_lo > grid_hi) {
             fprintf(stderr, "test_brgemm: --full-grid LO HI needs 1 <= LO <= HI <= %d\n", FG_MN);
             return 2;
         }
+        static const smm_isa paths[] = { SMM_ISA_SCALAR, SMM_ISA_AVX2, SMM_ISA_AVX512, SMM_ISA_NEON };
+        for (int i = 0; argc == 5 && i < 4; i++)
+            if (strcmp(argv[4], smm_isa_name(paths[i])) == 0)
+                grid_isa = paths[i];
+        if (argc == 5 && (grid_isa == SMM_ISA_AUTO || !smm_isa_supported(grid_isa))) {
+            fprintf(stderr, "test_brgemm: --full-grid: '%s' is not a path this machine runs\n", argv[4]);
+            return 2;
+        }
         return test_run_suite(full_grid_suite());
     }
     if (argc != 1) {
-        fprintf(stderr, "usage: test_brgemm [--full-grid LO HI]\n");
+        fprintf(stderr, "usage: test_brgemm [--full-grid LO HI [ISA]]\n");
         return 2;
     }
     const char *full = getenv("SKETCHMM_BRGEMM_FULL_GRID");

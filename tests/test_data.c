@@ -911,6 +911,115 @@ static void cluster_cosines(const dataset_matrix *m, const int32_t *labels,
     *between = nb > 0 ? sb / (double)nb : NAN;
 }
 
+/* Correlation of horizontally (dc = 1) or vertically (dr = 1) neighbouring pixels over the rows of m (side 28). */
+static double neighbour_correlation(const dataset_matrix *m, int dr, int dc)
+{
+    double sxy = 0.0, sxx = 0.0, syy = 0.0;
+    for (int64_t i = 0; i < m->rows; i++)
+        for (int r = 0; r + dr < 28; r++)
+            for (int c = 0; c + dc < 28; c++) {
+                const double x = m->data[i * 784 + r * 28 + c], y = m->data[i * 784 + (r + dr) * 28 + c + dc];
+                sxy += x * y;
+                sxx += x * x;
+                syy += y * y;
+            }
+    return sxy / sqrt(sxx * syy);
+}
+
+/* Mean square of the orthonormal 2-D DCT-II coefficient (u, v) of the 28 x 28 rows of m. */
+static double dct_power(const dataset_matrix *m, int u, int v)
+{
+    const double pi = 3.14159265358979323846;
+    double total = 0.0;
+    for (int64_t i = 0; i < m->rows; i++) {
+        double c = 0.0;
+        for (int r = 0; r < 28; r++)
+            for (int q = 0; q < 28; q++)
+                c += m->data[i * 784 + r * 28 + q] * cos(pi * u * (2 * r + 1) / 56.0) * cos(pi * v * (2 * q + 1) / 56.0);
+        c *= (u == 0 ? sqrt(1.0 / 28) : sqrt(2.0 / 28)) * (v == 0 ? sqrt(1.0 / 28) : sqrt(2.0 / 28));
+        total += c * c;
+    }
+    return total / (double)m->rows;
+}
+
+/*
+ * Texture-like images: seeded (same seed same bytes, another seed others, a
+ * prefix for fewer rows), every row of unit root-mean-square and zero mean
+ * on the full 28 x 28 grid; the spectrum's slope as asked (the power of
+ * DCT coefficient (4, 0) over (8, 0) is 2^beta, and (0, 4) over (0, 8) the
+ * same); neighbours uncorrelated for beta = 0 and more correlated as beta
+ * grows, the same across as down; and the argument checks.
+ */
+START_TEST(test_texture)
+{
+    enum { ROWS = 2000 };
+    dataset_matrix a, b, c;
+    ck_assert_int_eq(dataset_texture(ROWS, 784, 2.0, 7, &a), SMM_OK);
+    ck_assert_int_eq(dataset_texture(300, 784, 2.0, 7, &b), SMM_OK);
+    ck_assert_int_eq(dataset_texture(300, 784, 2.0, 8, &c), SMM_OK);
+    ck_assert_int_eq(a.rows, ROWS);
+    ck_assert_int_eq(a.cols, 784);
+    ck_assert(memcmp(a.data, b.data, (size_t)(300 * 784) * sizeof(float)) == 0);
+    ck_assert(memcmp(b.data, c.data, (size_t)(300 * 784) * sizeof(float)) != 0);
+    for (int64_t i = 0; i < ROWS; i++) {
+        double sum = 0.0, ss = 0.0;
+        for (int64_t t = 0; t < 784; t++) {
+            ck_assert(isfinite(a.data[i * 784 + t]));
+            sum += a.data[i * 784 + t];
+            ss += (double)a.data[i * 784 + t] * a.data[i * 784 + t];
+        }
+        ck_assert_msg(fabs(ss / 784.0 - 1.0) < 1e-5, "row %lld: mean square %g", (long long)i, ss / 784.0);
+        ck_assert_msg(fabs(sum / 784.0) < 1e-5, "row %lld: mean %g", (long long)i, sum / 784.0);
+    }
+    const double betas[3] = { 1.0, 2.0, 3.0 };
+    double last = 0.0;
+    for (int q = 0; q < 3; q++) {
+        dataset_matrix t;
+        ck_assert_int_eq(dataset_texture(ROWS, 784, betas[q], 11, &t), SMM_OK);
+        const double want = pow(2.0, betas[q]);
+        const double down = dct_power(&t, 4, 0) / dct_power(&t, 8, 0), across = dct_power(&t, 0, 4) / dct_power(&t, 0, 8);
+        ck_assert_msg(fabs(down / want - 1.0) < 0.15 && fabs(across / want - 1.0) < 0.15,
+                      "beta %g: power ratios %g and %g, want %g", betas[q], down, across, want);
+        const double rh = neighbour_correlation(&t, 0, 1), rv = neighbour_correlation(&t, 1, 0);
+        ck_assert_msg(rh > last + 0.05 && fabs(rh - rv) < 0.05, "beta %g: neighbour correlation %g across, %g down",
+                      betas[q], rh, rv);
+        last = rh;
+        dataset_matrix_free(&t);
+    }
+    ck_assert_msg(last > 0.8, "beta 3: neighbour correlation %g", last);
+    dataset_matrix white;
+    ck_assert_int_eq(dataset_texture(ROWS, 784, 0.0, 11, &white), SMM_OK);
+    const double r0 = neighbour_correlation(&white, 0, 1);
+    ck_assert_msg(fabs(r0) < 0.03, "beta 0: neighbour correlation %g", r0);
+    dataset_matrix_free(&white);
+    dataset_matrix_free(&a);
+    dataset_matrix_free(&b);
+    dataset_matrix_free(&c);
+
+    /* other widths: the first cols pixels of a ceil(sqrt(cols)) wide grid, still unit RMS; one pixel is 0 */
+    ck_assert_int_eq(dataset_texture(5, 10, 2.0, 3, &a), SMM_OK);
+    for (int64_t i = 0; i < 5; i++) {
+        double ss = 0.0;
+        for (int64_t t = 0; t < 10; t++)
+            ss += (double)a.data[i * 10 + t] * a.data[i * 10 + t];
+        ck_assert(fabs(ss / 10.0 - 1.0) < 1e-5);
+    }
+    dataset_matrix_free(&a);
+    ck_assert_int_eq(dataset_texture(2, 1, 2.0, 3, &a), SMM_OK);
+    ck_assert(a.data[0] == 0.0f && a.data[1] == 0.0f);
+    dataset_matrix_free(&a);
+    ck_assert_int_eq(dataset_texture(0, 784, 2.0, 3, &a), SMM_OK);
+    ck_assert_ptr_null(a.data);
+    ck_assert_int_eq(dataset_texture(4, 784, NAN, 3, &a), SMM_ERR_BAD_ARGUMENT);
+    ck_assert_int_eq(dataset_texture(4, 784, -0.1, 3, &a), SMM_ERR_BAD_ARGUMENT);
+    ck_assert_int_eq(dataset_texture(4, 784, DATASET_TEXTURE_MAX_BETA + 0.5, 3, &a), SMM_ERR_BAD_ARGUMENT);
+    ck_assert_int_eq(dataset_texture(-1, 784, 2.0, 3, &a), SMM_ERR_BAD_SIZE);
+    ck_assert_int_eq(dataset_texture(4, -1, 2.0, 3, &a), SMM_ERR_BAD_SIZE);
+    ck_assert_int_eq(dataset_texture(4, 784, 2.0, 3, NULL), SMM_ERR_NULL_POINTER);
+    ck_assert_ptr_null(a.data);
+}
+END_TEST
+
 START_TEST(test_clustered)
 {
     enum { ROWS = 120, COLS = 256, CLUSTERS = 4 };
@@ -1090,6 +1199,7 @@ static Suite *data_suite(void)
     tcase_add_test(gen, test_gaussian);
     tcase_add_test(gen, test_lowrank);
     tcase_add_test(gen, test_clustered);
+    tcase_add_test(gen, test_texture);
     tcase_add_test(gen, test_digits);
     suite_add_tcase(s, gen);
     return s;

@@ -4,14 +4,17 @@
  * Every ISA path the CPU supports is compared with a double-precision naive
  * reference over all layouts and transposes, shapes that straddle register
  * tiles and cache blocks, padded leading dimensions and the special values
- * of alpha and beta; then, with the block sizes read from that path's target
- * (exact/sgemm_target.h), shapes at b-1, b and b+1 for every register tile
- * and cache block b, each also lifted onto the blocked driver when the path
- * would run it as a small product; then thread-count invariance (including
- * a shape that crosses mc, kc and nc at once), every kernel of each path's
- * target (micro-kernel, small-product kernel, packer) against its scalar
- * twin on edge tiles, the k == 0 / alpha == 0 and empty cases, argument
- * errors (C untouched) and the kernel names.
+ * of alpha and beta; then, for every micro-kernel shape of each path, with
+ * the block sizes of its target (exact/sgemm_target.h, exact/tuning.h),
+ * shapes at b-1, b and b+1 for every register tile and cache block b, each
+ * also lifted onto the blocked driver when the path would run it as a small
+ * product; then thread-count invariance (including a shape that crosses mc,
+ * kc and nc at once) under the default configuration and under others
+ * (other shape, kc, blocks, splits and prefetch distances), every shape of
+ * a path giving the same bits, every kernel of each path (micro-kernels,
+ * small-product kernel, packer) against its scalar twin on edge tiles, the
+ * k == 0 / alpha == 0 and empty cases, argument errors (C untouched) and
+ * the kernel names.
  */
 #include <float.h>
 #include <math.h>
@@ -20,11 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_config.h"
 #include "test_util.h"
 
 #include "exact/sgemm.h"
 #include "exact/sgemm_sup.h"
 #include "exact/sgemm_target.h"
+#include "exact/tuning.h"
 
 /* ---- matrices stored in a layout, with a possibly padded leading dimension ---- */
 
@@ -297,7 +302,7 @@ static int add_around(int64_t *v, int n, int64_t b)
  * mc+1 x nr+1 x kc+1 and mc+1 x nc+1 x 2 (C offset by both ic and jc).
  * Returns how many were written.
  */
-static int boundary_shapes(const sgemm_kernels *t, boundary_shape shapes[MAX_BOUNDARY_SHAPES])
+static int boundary_shapes(const sgemm_target *t, boundary_shape shapes[MAX_BOUNDARY_SHAPES])
 {
     int64_t v[6];
     int ns = 0, nv;
@@ -322,7 +327,7 @@ static int boundary_shapes(const sgemm_kernels *t, boundary_shape shapes[MAX_BOU
  * by at most about 25%) until t runs the product on the blocked driver
  * rather than on its small-product path. Returns 0 if that never happens.
  */
-static int lift_to_driver(const sgemm_kernels *t, boundary_shape *s)
+static int lift_to_driver(const sgemm_target *t, boundary_shape *s)
 {
     for (int step = 0; sgemm_sup_applies(t, s->d[0], s->d[1], s->d[2]); step++) {
         int g = -1;
@@ -336,64 +341,82 @@ static int lift_to_driver(const sgemm_kernels *t, boundary_shape *s)
     return 1;
 }
 
+/* Path isa running shape `shape` of its row with that shape's default blocks. */
+static tuning_state use_shape(smm_isa isa, int shape)
+{
+    tuning_params p;
+    tuning_default_params(isa, shape, &p);
+    return use_config(isa, &p);
+}
+
 /*
- * On every ISA path, each boundary shape of its target against the
- * reference. When the target runs a shape on its small-product path
- * (sgemm_sup_applies), the shape is also run lifted to the blocked driver
- * (lift_to_driver: the boundary dimension kept, the others grown), since the
- * cache blocks mc, kc and nc exist only there. The combination, (alpha,
- * beta) and padding rotate from one case to the next, so every ISA meets all
- * 8 combinations and all (alpha, beta) pairs; the combinations shift by 3
- * from one ISA to the next. alpha == 0 becomes -0.75 so every case reaches a
- * kernel. Prints the shapes of each target (a => b: b is the lifted shape).
+ * On every ISA path and every micro-kernel shape of it, each boundary shape
+ * of its target against the reference. When the target runs a shape on its
+ * small-product path (sgemm_sup_applies), the shape is also run lifted to
+ * the blocked driver (lift_to_driver: the boundary dimension kept, the
+ * others grown), since the cache blocks mc, kc and nc exist only there. The
+ * combination, (alpha, beta) and padding rotate from one case to the next,
+ * so every kernel meets all 8 combinations and all (alpha, beta) pairs; the
+ * combinations shift by 3 from one kernel to the next. alpha == 0 becomes
+ * -0.75 so every case reaches a kernel. Prints the shapes of each target
+ * (a => b: b is the lifted shape).
  */
 START_TEST(test_sgemm_block_boundaries)
 {
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
+    int kernel_index = 0;
     for (int ii = 0; ii < nisa; ii++) {
-        const sgemm_kernels *t = sgemm_kernels_for(isas[ii]);
-        ck_assert_ptr_nonnull(t);
-        /* the target contract (sgemm_target.h) the shapes below rely on */
-        ck_assert(t->mr >= 1 && t->mr <= SGEMM_MAX_MR && t->nr >= 1 && t->nr <= SGEMM_MAX_NR);
-        ck_assert(t->mc >= t->mr && t->mc % t->mr == 0 && t->nc >= t->nr && t->nc % t->nr == 0);
-        ck_assert_int_ge(t->kc, 1);
+        const sgemm_kernels *row = sgemm_kernels_for(isas[ii]);
+        ck_assert_ptr_nonnull(row);
         ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int shape = 0; shape < row->nshapes; shape++, kernel_index++) {
+            const tuning_state saved = use_shape(isas[ii], shape);
+            sgemm_target target;
+            sgemm_target_for(isas[ii], 1, &target);
+            const sgemm_target *t = &target;
+            ck_assert_str_eq(exact_sgemm_kernel_name(), t->name);
+            /* the target contract (sgemm_target.h) the shapes below rely on */
+            ck_assert(t->mr >= 1 && t->mr <= SGEMM_MAX_MR && t->nr >= 1 && t->nr <= SGEMM_MAX_NR);
+            ck_assert(t->mc >= t->mr && t->mc % t->mr == 0 && t->nc >= t->nr && t->nc % t->nr == 0);
+            ck_assert_int_ge(t->kc, 1);
 
-        boundary_shape shapes[MAX_BOUNDARY_SHAPES];
-        const int ns = boundary_shapes(t, shapes);
-        char list[2048];
-        int len = snprintf(list, sizeof list, "block boundaries on %s (mr %d nr %d mc %lld kc %lld nc %lld):",
-                           t->head.name, t->mr, t->nr, (long long)t->mc, (long long)t->kc, (long long)t->nc);
-        int cn = 0; /* cases run so far on this ISA */
-        for (int si = 0; si < ns; si++) {
-            boundary_shape run[2] = { shapes[si], shapes[si] };
-            int nrun = 1;
-            if (sgemm_sup_applies(t, run[0].d[0], run[0].d[1], run[0].d[2])) {
-                ck_assert_msg(lift_to_driver(t, &run[1]),
-                              "%s: %lldx%lldx%lld cannot be lifted to the blocked driver", t->head.name,
-                              (long long)run[0].d[0], (long long)run[0].d[1], (long long)run[0].d[2]);
-                nrun = 2;
+            boundary_shape shapes[MAX_BOUNDARY_SHAPES];
+            const int ns = boundary_shapes(t, shapes);
+            char list[2048];
+            int len = snprintf(list, sizeof list, "block boundaries on %s (mr %d nr %d mc %lld kc %lld nc %lld):",
+                               t->name, t->mr, t->nr, (long long)t->mc, (long long)t->kc, (long long)t->nc);
+            int cn = 0; /* cases run so far on this kernel */
+            for (int si = 0; si < ns; si++) {
+                boundary_shape run[2] = { shapes[si], shapes[si] };
+                int nrun = 1;
+                if (sgemm_sup_applies(t, run[0].d[0], run[0].d[1], run[0].d[2])) {
+                    ck_assert_msg(lift_to_driver(t, &run[1]),
+                                  "%s: %lldx%lldx%lld cannot be lifted to the blocked driver", t->name,
+                                  (long long)run[0].d[0], (long long)run[0].d[1], (long long)run[0].d[2]);
+                    nrun = 2;
+                }
+                for (int r = 0; r < nrun; r++, cn++) {
+                    if (len > 0 && (size_t)len < sizeof list)
+                        len += snprintf(list + len, sizeof list - (size_t)len, "%s%lldx%lldx%lld",
+                                        r ? "=>" : " ", (long long)run[r].d[0], (long long)run[r].d[1],
+                                        (long long)run[r].d[2]);
+                    const int ab = (3 * cn + kernel_index) % NAB;
+                    sgemm_case c;
+                    combo_of((cn + 3 * kernel_index) % 8, &c.layout, &c.ta, &c.tb);
+                    c.m = run[r].d[0];
+                    c.n = run[r].d[1];
+                    c.k = run[r].d[2];
+                    c.alpha = alphas_betas[ab][0] != 0.0f ? alphas_betas[ab][0] : -0.75f;
+                    c.beta = alphas_betas[ab][1];
+                    c.pad = cn % 3 == 0 ? 0 : 1 + cn % 5;
+                    check_case(&c, 20000u + 100u * (uint64_t)kernel_index + (uint64_t)cn);
+                }
             }
-            for (int r = 0; r < nrun; r++, cn++) {
-                if (len > 0 && (size_t)len < sizeof list)
-                    len += snprintf(list + len, sizeof list - (size_t)len, "%s%lldx%lldx%lld",
-                                    r ? "=>" : " ", (long long)run[r].d[0], (long long)run[r].d[1],
-                                    (long long)run[r].d[2]);
-                const int ab = (3 * cn + ii) % NAB;
-                sgemm_case c;
-                combo_of((cn + 3 * ii) % 8, &c.layout, &c.ta, &c.tb);
-                c.m = run[r].d[0];
-                c.n = run[r].d[1];
-                c.k = run[r].d[2];
-                c.alpha = alphas_betas[ab][0] != 0.0f ? alphas_betas[ab][0] : -0.75f;
-                c.beta = alphas_betas[ab][1];
-                c.pad = cn % 3 == 0 ? 0 : 1 + cn % 5;
-                check_case(&c, 20000u + 100u * (uint64_t)ii + (uint64_t)cn);
-            }
+            printf("%s\n", list);
+            fflush(stdout);
+            restore_config(&saved);
         }
-        printf("%s\n", list);
-        fflush(stdout);
     }
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
 }
@@ -402,15 +425,46 @@ END_TEST
 /* ---- thread-count invariance ---- */
 
 /*
- * The same product on 1 to 4 threads gives the same bits. A target with a
+ * A configuration of path isa other than its default, for the thread test:
+ * variant 1: the row's last shape, kc 96, mc 3 mr / 5 mr, nc 5 nr / 7 nr,
+ * split rows for several threads, prefetch 8 / 2, small products up to
+ * 32^3; variant 2: the second shape (or the first), kc 40, split columns,
+ * prefetch 0 / 24, no small-product path.
+ */
+static tuning_params other_config(smm_isa isa, int variant)
+{
+    const sgemm_kernels *row = sgemm_kernels_for(isa);
+    const int shape = variant == 1 ? row->nshapes - 1 : (row->nshapes > 1 ? 1 : 0);
+    tuning_params p;
+    tuning_default_params(isa, shape, &p);
+    const int64_t mr = row->shapes[shape].mr, nr = row->shapes[shape].nr;
+    p.kc = variant == 1 ? 96 : 40;
+    p.team[TUNING_ONE].mc = 3 * mr;
+    p.team[TUNING_MANY].mc = 5 * mr;
+    p.team[TUNING_ONE].nc = 5 * nr;
+    p.team[TUNING_MANY].nc = 7 * nr;
+    p.team[TUNING_ONE].split = SGEMM_SPLIT_AUTO;
+    p.team[TUNING_MANY].split = variant == 1 ? SGEMM_SPLIT_ROWS : SGEMM_SPLIT_COLUMNS;
+    p.team[TUNING_ONE].prefetch = variant == 1 ? 8 : 0;
+    p.team[TUNING_MANY].prefetch = variant == 1 ? 2 : 24;
+    if (sgemm_kernels_for(isa)->sup != NULL)
+        p.sup_max_macs = variant == 1 ? 32.0 * 32.0 * 32.0 : 0.0;
+    return p;
+}
+
+/*
+ * The same product on 1 to 4 threads gives the same bits, under the
+ * default configuration of each path and under the two of other_config
+ * (another shape, kc, mc and nc for one thread and for several, the rows
+ * and the columns split, prefetch distances). A target with a
  * small-product path runs the 100^3 shape there; the other fixed shapes are
  * meant for the blocked driver and are lifted to it when the target would
  * run them on that path (lift_to_driver: the dimensions in `grow` grow).
- * Besides, each ISA runs m = mc+1, n = nc+nr+1, k = kc+1 from its target
- * (at one thread: two ic, pc and jc blocks, the last ic block one row, the
- * last pc block one step of k, the last jc block nr+1 columns) on 1 and 2
- * threads only: up to 0.6 GFLOP per run, which takes seconds under
- * emulation (qemu-aarch64).
+ * Besides, each configuration runs m = mc+1, n = nc+nr+1, k = kc+1 (the
+ * larger of the one-thread and several-thread blocks: at one thread two ic,
+ * pc and jc blocks, the last ic block one row, the last pc block one step
+ * of k, the last jc block nr+1 columns) on 1 and 2 threads only: up to 0.6
+ * GFLOP per run, which takes seconds under emulation (qemu-aarch64).
  */
 START_TEST(test_sgemm_threads_bit_identical)
 {
@@ -430,10 +484,17 @@ START_TEST(test_sgemm_threads_bit_identical)
     enum { NFIXED = sizeof fixed / sizeof fixed[0] };
     smm_isa isas[4];
     const int nisa = test_supported_isas(isas);
-    for (int ii = 0; ii < nisa; ii++) {
-        const sgemm_kernels *t = sgemm_kernels_for(isas[ii]);
-        ck_assert_ptr_nonnull(t);
+    for (int ci = 0; ci < 3 * nisa; ci++) {
+        const int ii = ci / 3, variant = ci % 3;
         ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        const tuning_params other = other_config(isas[ii], variant);
+        tuning_state saved = *tuning_active();
+        if (variant > 0)
+            saved = use_config(isas[ii], &other);
+        sgemm_target target, many;
+        sgemm_target_for(isas[ii], 1, &target);
+        sgemm_target_for(isas[ii], 2, &many);
+        const sgemm_target *t = &target;
         thread_shape shapes[NFIXED + 1];
         memcpy(shapes, fixed, sizeof fixed);
         for (int si = 0; si < NFIXED; si++) {
@@ -441,13 +502,14 @@ START_TEST(test_sgemm_threads_bit_identical)
                 continue;
             boundary_shape b = { { shapes[si].m, shapes[si].n, shapes[si].k }, shapes[si].grow };
             ck_assert_msg(lift_to_driver(t, &b), "%s: shape %d cannot be lifted to the blocked driver",
-                          t->head.name, si);
+                          t->name, si);
             shapes[si].m = b.d[0];
             shapes[si].n = b.d[1];
             shapes[si].k = b.d[2];
         }
-        shapes[NFIXED] = (thread_shape){ (3 * ii + 2) % 8, t->mc + 1, t->nc + t->nr + 1, t->kc + 1,
-                                         ii % 2 ? 0.0f : 1.5f, 2, 0 };
+        shapes[NFIXED] = (thread_shape){ (3 * ci + 2) % 8, max_i64(t->mc, many.mc) + 1,
+                                         max_i64(t->nc, many.nc) + t->nr + 1, t->kc + 1, ci % 2 ? 0.0f : 1.5f,
+                                         2, 0 };
         ck_assert(!sgemm_sup_applies(t, shapes[NFIXED].m, shapes[NFIXED].n, shapes[NFIXED].k));
         for (size_t si = 0; si < NFIXED + 1; si++) {
             uint64_t rng = 99u + si;
@@ -472,9 +534,10 @@ START_TEST(test_sgemm_threads_bit_identical)
                     first = C;
                 } else {
                     ck_assert_msg(memcmp(first, C, (size_t)C0.size * sizeof(float)) == 0,
-                                  "isa %s shape %zu (%lldx%lldx%lld): %d threads differ from 1 thread",
-                                  exact_sgemm_kernel_name(), si, (long long)m, (long long)n, (long long)k,
-                                  threads);
+                                  "kernel %s configuration %d shape %zu (%lldx%lldx%lld): %d threads differ "
+                                  "from 1 thread",
+                                  exact_sgemm_kernel_name(), variant, si, (long long)m, (long long)n,
+                                  (long long)k, threads);
                     free(C);
                 }
             }
@@ -482,6 +545,72 @@ START_TEST(test_sgemm_threads_bit_identical)
             free(A.p);
             free(B.p);
             free(C0.p);
+        }
+        restore_config(&saved);
+    }
+    ck_assert_int_eq(smm_set_num_threads(0), SMM_OK);
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
+/*
+ * Every shape of a path gives the same bits (sgemm_kernel_fn: one
+ * accumulator per element, summed in order; the edge tiles of a fused path
+ * update C with one rounding, as its kernels do): with kc, mc and nc the
+ * same for all (multiples of every shape's tile, the small-product path off),
+ * products whose edges fall anywhere in the tiles, beta 0, 1 and 1.5, one
+ * and two threads.
+ */
+START_TEST(test_sgemm_shapes_same_bits)
+{
+    static const int64_t products[][3] = { { 37, 70, 300 }, { 100, 129, 17 }, { 7, 200, 64 } };
+    static const float betas[] = { 0.0f, 1.0f, 1.5f };
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        const sgemm_kernels *row = sgemm_kernels_for(isas[ii]);
+        if (row->nshapes < 2)
+            continue;
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int pi = 0; pi < 3; pi++) {
+            const int64_t m = products[pi][0], n = products[pi][1], k = products[pi][2];
+            uint64_t rng = 500u + (uint64_t)pi;
+            float *A = malloc(sizeof(float) * (size_t)(m * k)), *B = malloc(sizeof(float) * (size_t)(k * n));
+            float *C0 = malloc(sizeof(float) * (size_t)(m * n)), *first = malloc(sizeof(float) * (size_t)(m * n));
+            float *C = malloc(sizeof(float) * (size_t)(m * n));
+            ck_assert(A && B && C0 && first && C);
+            test_fill_uniform(A, m * k, &rng);
+            test_fill_uniform(B, k * n, &rng);
+            test_fill_uniform(C0, m * n, &rng);
+            for (int bi = 0; bi < 3; bi++)
+                for (int threads = 1; threads <= 2; threads++)
+                    for (int shape = 0; shape < row->nshapes; shape++) {
+                        tuning_params p;
+                        tuning_default_params(isas[ii], shape, &p);
+                        p.kc = 48;
+                        p.sup_max_macs = 0.0;
+                        for (int team = 0; team < TUNING_TEAMS; team++) {
+                            p.team[team].mc = 1680; /* a multiple of every mr: 4, 6, 8, 12, 14, 16 */
+                            p.team[team].nc = 1920; /* of every nr: 4, 8, 12, 16, 24, 32, 48, 64 */
+                        }
+                        ck_assert(1680 % row->shapes[shape].mr == 0 && 1920 % row->shapes[shape].nr == 0);
+                        const tuning_state saved = use_config(isas[ii], &p);
+                        ck_assert_int_eq(smm_set_num_threads(threads), SMM_OK);
+                        memcpy(C, C0, sizeof(float) * (size_t)(m * n));
+                        ck_assert_int_eq(exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, m, n, k, 0.75f, A, k,
+                                                     B, n, betas[bi], C, n),
+                                         SMM_OK);
+                        restore_config(&saved);
+                        if (shape == 0 && threads == 1) {
+                            memcpy(first, C, sizeof(float) * (size_t)(m * n));
+                            continue;
+                        }
+                        ck_assert_msg(memcmp(first, C, sizeof(float) * (size_t)(m * n)) == 0,
+                                      "%s on 1 thread and %s on %d differ: %lldx%lldx%lld beta %g",
+                                      row->shapes[0].name, row->shapes[shape].name, threads, (long long)m,
+                                      (long long)n, (long long)k, (double)betas[bi]);
+                    }
+            free(A), free(B), free(C0), free(first), free(C);
         }
     }
     ck_assert_int_eq(smm_set_num_threads(0), SMM_OK);
@@ -729,14 +858,16 @@ START_TEST(test_sgemm_kernel_names)
         ck_assert_int_gt((int)strlen(name), 0);
         ck_assert_str_ne(name, "unavailable");
         ck_assert_str_eq(name, exact_sgemm_kernel_name_for(isas[ii]));
+        /* the kernel-name rule of common.h: the path, then the tile */
+        ck_assert(strncmp(name, smm_isa_name(isas[ii]), strlen(smm_isa_name(isas[ii]))) == 0);
     }
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
     ck_assert_str_eq(exact_sgemm_kernel_name_for(SMM_ISA_AUTO), "unavailable");
     ck_assert_str_eq(exact_sgemm_kernel_name_for((smm_isa)42), "unavailable");
 #if defined(__aarch64__)
-    /* the NEON path runs its own kernel, not the portable reference */
+    /* the NEON path runs its own kernels, not the portable reference */
     ck_assert_int_eq(smm_set_isa(SMM_ISA_NEON), SMM_OK);
-    ck_assert_str_eq(exact_sgemm_kernel_name(), "neon_8x12");
+    ck_assert(strncmp(exact_sgemm_kernel_name(), "neon_", 5) == 0);
     ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
 #endif
 }
@@ -744,8 +875,16 @@ END_TEST
 
 /* ---- every kernel of a target against the scalar twins (sgemm_target.h) ---- */
 
-#define TWIN_FLOATS 1024
+#define TWIN_FLOATS 2048
 #define SENTINEL_BITS 0x7FC0BEEFu /* a quiet NaN with a payload no result has: C padding */
+
+/* n floats of x set to the sentinel's bits. */
+static void fill_sentinel(float *x, int64_t n)
+{
+    const uint32_t sentinel_bits = SENTINEL_BITS;
+    for (int64_t i = 0; i < n; i++)
+        memcpy(&x[i], &sentinel_bits, sizeof(float));
+}
 
 static uint32_t bits_of(float f)
 {
@@ -812,7 +951,7 @@ static void twin_check(const char *what, const twin_case *c, sgemm_kernel_fn ker
     memcpy(got, C0, (size_t)(rows * ldc) * sizeof(float));
     memcpy(want, C0, (size_t)(rows * ldc) * sizeof(float));
     if (sup == NULL)
-        kernel(k, c->alpha, A, B, c->beta, got, ldc);
+        kernel(k, c->alpha, A, B, c->beta, got, ldc, (int64_t)(seed % 3) * 8 * rows); /* prefetch 0, 8, 16 steps */
     else
         sup(rows, cols, k, c->alpha, A, c->rsa, c->csa, B, c->rsb, c->beta, got, ldc);
     sgemm_sup_scalar(rows, cols, k, c->alpha, A, c->rsa, c->csa, B, c->rsb, c->beta, want, ldc);
@@ -846,7 +985,8 @@ static void twin_check(const char *what, const twin_case *c, sgemm_kernel_fn ker
  * with and without beta. Integer data: the twin's bits; uniform data: the
  * twin's within the FMA tolerance, and the scalar micro-kernel's bits (the
  * twin has its arithmetic). The transposing packer: every line count from 1
- * to the panel width, the twin's bits, nothing written past the panels.
+ * to the panel width, the twin's bits, nothing written past the panels; the
+ * copying packer: every count of lines up to three panels' worth, the same.
  */
 START_TEST(test_sgemm_kernels_match_twins)
 {
@@ -861,15 +1001,18 @@ START_TEST(test_sgemm_kernels_match_twins)
         for (int exact = 0; exact < 2; exact++)
             for (int ki = 0; ki < 3; ki++)
                 for (int a = 0; a < 3; a++) {
-                    const twin_case packed = { t->mr, t->nr, ks[ki], 1, t->mr, t->nr, t->nr + 3, ab[a][0], ab[a][1],
-                                               exact };
-                    snprintf(what, sizeof what, "%s kernel", t->head.name);
-                    twin_check(what, &packed, t->kernel, NULL, t->kernel == sgemm_kernel_scalar_4x8, seed++);
+                    for (int si = 0; si < t->nshapes; si++) {
+                        const sgemm_shape *sh = &t->shapes[si];
+                        const twin_case packed = { sh->mr, sh->nr, ks[ki], 1, sh->mr, sh->nr, sh->nr + 3, ab[a][0],
+                                                   ab[a][1], exact };
+                        snprintf(what, sizeof what, "%s kernel", sh->name);
+                        twin_check(what, &packed, sh->kernel, NULL, sh->kernel == sgemm_kernel_scalar_4x8, seed++);
+                    }
                     if (t->sup == NULL)
                         continue;
                     snprintf(what, sizeof what, "%s sup", t->head.name);
-                    for (int64_t rows = 1; rows <= t->mr; rows++)
-                        for (int64_t cols = 1; cols <= t->nr; cols++)
+                    for (int64_t rows = 1; rows <= t->sup_mr; rows++)
+                        for (int64_t cols = 1; cols <= t->sup_nr; cols++)
                             for (int along = 0; along < 2; along++) {
                                 const int64_t k = ks[ki];
                                 const twin_case sc = { rows, cols, k, along ? 1 : k + 3, along ? rows + 2 : 1,
@@ -880,27 +1023,44 @@ START_TEST(test_sgemm_kernels_match_twins)
 
         static float src[2 * TWIN_FLOATS], got[2 * TWIN_FLOATS], want[2 * TWIN_FLOATS];
         static const int64_t kcs[] = { 1, 2, 17, 33 };
-        const int widths[2] = { t->mr, t->nr };
-        for (int wi = 0; wi < 2; wi++)
-            for (int kci = 0; kci < 4; kci++)
-                for (int64_t lines = 1; lines <= widths[wi]; lines++) {
-                    const int w = widths[wi];
-                    const int64_t kc = kcs[kci], ls = kc + 3;
-                    uint64_t rng = seed++;
-                    for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++)
-                        src[x] = x % ls < kc ? test_rng_uniform(&rng) : NAN;
-                    const uint32_t sentinel_bits = SENTINEL_BITS;
-                    for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++) {
-                        memcpy(&got[x], &sentinel_bits, sizeof(float));
-                        memcpy(&want[x], &sentinel_bits, sizeof(float));
+        for (int si = 0; si < t->nshapes; si++) {
+            const int widths[2] = { t->shapes[si].mr, t->shapes[si].nr };
+            for (int wi = 0; wi < 2; wi++)
+                for (int kci = 0; kci < 4; kci++)
+                    for (int64_t lines = 1; lines <= widths[wi]; lines++) {
+                        const int w = widths[wi];
+                        const int64_t kc = kcs[kci], ls = kc + 3;
+                        uint64_t rng = seed++;
+                        for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++)
+                            src[x] = x % ls < kc ? test_rng_uniform(&rng) : NAN;
+                        fill_sentinel(got, 2 * TWIN_FLOATS);
+                        fill_sentinel(want, 2 * TWIN_FLOATS);
+                        ck_assert(lines * ls <= 2 * TWIN_FLOATS && kc * w < 2 * TWIN_FLOATS);
+                        t->pack_lines(w, lines, kc, src, ls, got);
+                        sgemm_pack_lines_scalar(w, lines, kc, src, ls, want);
+                        ck_assert_msg(memcmp(got, want, sizeof got) == 0,
+                                      "%s pack_lines w=%d lines=%lld kc=%lld: not the twin's bits", t->head.name, w,
+                                      (long long)lines, (long long)kc);
                     }
-                    ck_assert(lines * ls <= 2 * TWIN_FLOATS && kc * w < 2 * TWIN_FLOATS);
-                    t->pack_lines(w, lines, kc, src, ls, got);
-                    sgemm_pack_lines_scalar(w, lines, kc, src, ls, want);
-                    ck_assert_msg(memcmp(got, want, sizeof got) == 0,
-                                  "%s pack_lines w=%d lines=%lld kc=%lld: not the twin's bits", t->head.name, w,
-                                  (long long)lines, (long long)kc);
-                }
+            /* the copying packer: 1 to 3 panels' worth of lines, panels a little apart */
+            for (int wi = 0; wi < 2; wi++)
+                for (int kci = 0; kci < 3; kci++)
+                    for (int64_t count = 1; count <= 3 * widths[wi]; count++) {
+                        const int w = widths[wi];
+                        const int64_t kc = kcs[kci], ps = 3 * w + 5, panel = w * kc + 3;
+                        uint64_t rng = seed++;
+                        for (int64_t x = 0; x < 2 * TWIN_FLOATS; x++)
+                            src[x] = x % ps < count ? test_rng_uniform(&rng) : NAN;
+                        fill_sentinel(got, 2 * TWIN_FLOATS);
+                        fill_sentinel(want, 2 * TWIN_FLOATS);
+                        ck_assert(kc * ps <= 2 * TWIN_FLOATS && 3 * panel <= 2 * TWIN_FLOATS);
+                        t->pack_rows(w, count, kc, src, ps, got, panel);
+                        sgemm_pack_rows_scalar(w, count, kc, src, ps, want, panel);
+                        ck_assert_msg(memcmp(got, want, sizeof got) == 0,
+                                      "%s pack_rows w=%d count=%lld kc=%lld: not the twin's bits", t->head.name, w,
+                                      (long long)count, (long long)kc);
+                    }
+        }
     }
 }
 END_TEST
@@ -1249,6 +1409,7 @@ static Suite *exact_suite(void)
     tcase_add_test(tc, test_sgemm_cube_257);
     tcase_add_test(tc, test_sgemm_block_boundaries);
     tcase_add_test(tc, test_sgemm_threads_bit_identical);
+    tcase_add_test(tc, test_sgemm_shapes_same_bits);
     tcase_add_test(tc, test_sgemm_kernels_match_twins);
     suite_add_tcase(s, tc);
 

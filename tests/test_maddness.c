@@ -3,7 +3,10 @@
  * (sketch/maddness.h): trees and prototypes bit-identical for 1 and 2
  * threads and every ISA path (and against a golden hash, so the aarch64
  * build under qemu computes the same bytes as x86-64); the encoder against
- * a plain reference descent, in both layouts, with block padding; the first
+ * a plain reference descent on each vector's direction, in both layouts,
+ * with block padding, and its norms; the model and codes independent of the
+ * data's scale, and rows of small norm among large ones spread over the
+ * leaves; the first
  * level's split against a brute-force search of every dimension and cut;
  * data that 4-level trees separate perfectly (16 clusters per codebook)
  * gives one leaf per cluster and near-exact prototypes; the bucket means
@@ -69,18 +72,47 @@ static int packed_code(const uint8_t *codes, int32_t C, int64_t j, int32_t c)
     return t < 16 ? (byte & 0x0F) : (byte >> 4);
 }
 
-/* The reference descent, written out: level by level, node index within the level. */
+/* inv(x) of maddness.h, written out: 1 / sqrt(sum of squares in double), 0 for the zero vector. */
+static double reference_inv(const float *x, int64_t k, int64_t stride)
+{
+    double ss = 0.0;
+    for (int64_t t = 0; t < k; t++)
+        ss += (double)x[t * stride] * (double)x[t * stride];
+    return ss > 0.0 ? 1.0 / sqrt(ss) : 0.0;
+}
+
+/* The directions of the rows x k row-major X (what the model describes): x_t inv(x) rounded to float. */
+static float *directions_of(const float *X, int64_t rows, int64_t k)
+{
+    float *U = malloc((size_t)(rows * k) * sizeof(float));
+    ck_assert_ptr_nonnull(U);
+    for (int64_t i = 0; i < rows; i++) {
+        const double inv = reference_inv(X + i * k, k, 1);
+        for (int64_t t = 0; t < k; t++)
+            U[i * k + t] = (float)((double)X[i * k + t] * inv);
+    }
+    return U;
+}
+
+/* The reference descent, written out on the direction: level by level, node index within the level. */
 static int reference_leaf(const maddness_model *md, const float *x, int32_t c)
 {
+    const double inv = reference_inv(x, md->k, 1);
     int node = 0, level_start = 0;
     for (int t = 0; t < 4; t++) {
         const int32_t dim = md->dims[4 * c + t];
         const float thr = md->thresholds[15 * c + level_start + node];
         ck_assert(dim >= md->start[c] && dim < md->start[c + 1]);
-        node = x[dim] >= thr ? 2 * node + 1 : 2 * node;
+        node = (float)((double)x[dim] * inv) >= thr ? 2 * node + 1 : 2 * node;
         level_start = 2 * level_start + 1;
     }
     return node;
+}
+
+/* The leaf of row-major vector x through the library's descent. */
+static int leaf_of(const maddness_model *md, const float *x, int32_t c)
+{
+    return maddness_leaf(md, x, 1, maddness_inv_norm(x, md->k, 1, NULL), c);
 }
 
 /* ======================================================================
@@ -100,6 +132,7 @@ START_TEST(test_train_encode_deterministic)
     maddness_model *ref = NULL;
     const int64_t bytes = pq_codes_bytes(C, n);
     uint8_t *ref_codes = malloc((size_t)bytes), *codes = malloc((size_t)bytes);
+    float ref_norms[77], norms[77];
     uint8_t *lut[2];
     float *scale[2], *bias[2];
     for (int t = 0; t < 2; t++) {
@@ -113,7 +146,8 @@ START_TEST(test_train_encode_deterministic)
             maddness_model *md = NULL;
             ck_assert_int_eq(maddness_train(&ctx, X, count, ld, k, C, 99, 1000, 0.0, &md), SMM_OK);
             ck_assert_ptr_nonnull(md);
-            maddness_encode(&ctx, md, Y, n, ld, 1, ref == NULL ? ref_codes : codes);
+            maddness_encode(&ctx, md, Y, n, ld, 1, ref == NULL ? ref_codes : codes,
+                            ref == NULL ? ref_norms : norms);
             /* tables of the training vectors: bit-identical for 1 and 2 threads on this path */
             ck_assert_int_eq(maddness_tables(&ctx, md, X, count, ld, lut[threads - 1], scale[threads - 1],
                                              bias[threads - 1]),
@@ -131,6 +165,7 @@ START_TEST(test_train_encode_deterministic)
             snprintf(what, sizeof what, "%s, %d threads", smm_isa_name(isas[q]), threads);
             assert_same_model(md, ref, what);
             ck_assert_msg(memcmp(codes, ref_codes, (size_t)bytes) == 0, "codes: %s", what);
+            ck_assert_msg(memcmp(norms, ref_norms, sizeof norms) == 0, "norms: %s", what);
             maddness_model_free(md);
         }
     test_restore_defaults();
@@ -173,8 +208,8 @@ START_TEST(test_golden_hash)
     maddness_model_free(md);
     test_restore_defaults();
     free(X);
-    ck_assert_msg(h_all == UINT64_C(0x3a6405fa8af910c1), "all: %016llx", (unsigned long long)h_all);
-    ck_assert_msg(h_sample == UINT64_C(0xd72243309c366555), "sample: %016llx", (unsigned long long)h_sample);
+    ck_assert_msg(h_all == UINT64_C(0x009384f78f00c03f), "all: %016llx", (unsigned long long)h_all);
+    ck_assert_msg(h_sample == UINT64_C(0x49be08330ab8045a), "sample: %016llx", (unsigned long long)h_sample);
 }
 END_TEST
 
@@ -195,11 +230,19 @@ START_TEST(test_encode_matches_reference)
     const int64_t bytes = pq_codes_bytes(C, n);
     ck_assert_int_eq(bytes, 3 * 16 * C);
     uint8_t *codes = malloc((size_t)bytes), *codes_cm = malloc((size_t)bytes);
+    float norms[70], norms_cm[70];
     memset(codes, 0xAB, (size_t)bytes);
     memset(codes_cm, 0xCD, (size_t)bytes);
-    maddness_encode(&ctx, md, Y, n, k, 1, codes);
-    maddness_encode(&ctx, md, Ycm, n, 1, n, codes_cm);
+    maddness_encode(&ctx, md, Y, n, k, 1, codes, norms);
+    maddness_encode(&ctx, md, Ycm, n, 1, n, codes_cm, norms_cm);
     ck_assert(memcmp(codes, codes_cm, (size_t)bytes) == 0);
+    ck_assert(memcmp(norms, norms_cm, sizeof norms) == 0);
+    for (int64_t j = 0; j < n; j++) { /* |y|: the square root in double, rounded once */
+        double ss = 0.0;
+        for (int64_t t = 0; t < k; t++)
+            ss += (double)Y[j * k + t] * (double)Y[j * k + t];
+        ck_assert(norms[j] == (float)sqrt(ss));
+    }
     int used[16] = { 0 };
     for (int64_t j = 0; j < 96; j++)
         for (int32_t c = 0; c < C; c++) {
@@ -208,32 +251,85 @@ START_TEST(test_encode_matches_reference)
             ck_assert_int_eq(pq_code_at(codes, C, j, c), want);
             if (j < n) {
                 used[want] = 1;
-                ck_assert_int_eq(maddness_leaf(md, Y + j * k, 1, c), want);
-                ck_assert_int_eq(maddness_leaf(md, Ycm + j, n, c), want);
+                ck_assert_int_eq(leaf_of(md, Y + j * k, c), want);
+                ck_assert_int_eq(maddness_leaf(md, Ycm + j, n, maddness_inv_norm(Ycm + j, k, n, NULL), c), want);
             }
         }
     int leaves_used = 0;
     for (int l = 0; l < 16; l++)
         leaves_used += used[l];
     ck_assert_int_ge(leaves_used, 12); /* balanced trees on uniform data spread the vectors */
-    /* a threshold hit exactly goes right; NaN goes left */
+    /* a threshold hit exactly goes right (a direction given as itself: inv = 1); NaN goes left */
     float x[30];
     memcpy(x, Y, sizeof x);
     const int32_t d0 = md->dims[0];
     x[d0] = md->thresholds[0];
-    ck_assert_int_ge(maddness_leaf(md, x, 1, 0), 8);
+    ck_assert_int_ge(maddness_leaf(md, x, 1, 1.0, 0), 8);
     x[d0] = nextafterf(md->thresholds[0], -INFINITY);
-    ck_assert_int_lt(maddness_leaf(md, x, 1, 0), 8);
+    ck_assert_int_lt(maddness_leaf(md, x, 1, 1.0, 0), 8);
     for (int t = 0; t < 30; t++)
         x[t] = NAN;
-    ck_assert_int_eq(maddness_leaf(md, x, 1, 0), 0);
+    ck_assert(maddness_inv_norm(x, 30, 1, NULL) == 0.0);
+    ck_assert_int_eq(leaf_of(md, x, 0), 0);
     /* n = 0 writes nothing */
     memset(codes, 0x11, (size_t)bytes);
-    maddness_encode(&ctx, md, NULL, 0, k, 1, codes);
+    maddness_encode(&ctx, md, NULL, 0, k, 1, codes, NULL);
     ck_assert_int_eq(codes[0], 0x11);
     maddness_model_free(md);
     test_restore_defaults();
     free(X), free(Y), free(Ycm), free(codes), free(codes_cm);
+}
+END_TEST
+
+/*
+ * The model describes directions: training on 2^-7 X gives X's model bit
+ * for bit; encoding 2^5 Y gives Y's codes and 32 times its norms; and on
+ * rows of very different norms (every other row times 1000) the rows of
+ * small norm still spread over the leaves (fitting raw vectors, the large
+ * rows took every split and the small ones shared one leaf per codebook).
+ */
+START_TEST(test_directions_scale_free)
+{
+    const int64_t count = 1000, k = 40, n = 64;
+    const int32_t C = 5;
+    uint64_t rng = 808;
+    float *X = random_matrix(count, k, &rng), *Xs = malloc((size_t)(count * k) * sizeof(float));
+    float *Y = random_matrix(n, k, &rng), *Ys = malloc((size_t)(n * k) * sizeof(float));
+    for (int64_t e = 0; e < count * k; e++)
+        Xs[e] = X[e] * 0x1p-7f;
+    for (int64_t e = 0; e < n * k; e++)
+        Ys[e] = Y[e] * 0x1p+5f;
+    const smm_context ctx = context(SMM_ISA_SCALAR, 2);
+    maddness_model *md = NULL, *ms = NULL;
+    ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, C, 7, 0, 0.0, &md), SMM_OK);
+    ck_assert_int_eq(maddness_train(&ctx, Xs, count, k, k, C, 7, 0, 0.0, &ms), SMM_OK);
+    assert_same_model(ms, md, "data times 2^-7");
+    const int64_t bytes = pq_codes_bytes(C, n);
+    uint8_t *codes = malloc((size_t)bytes), *codes_s = malloc((size_t)bytes);
+    float norms[64], norms_s[64];
+    maddness_encode(&ctx, md, Y, n, k, 1, codes, norms);
+    maddness_encode(&ctx, md, Ys, n, k, 1, codes_s, norms_s);
+    ck_assert(memcmp(codes, codes_s, (size_t)bytes) == 0);
+    for (int64_t j = 0; j < n; j++)
+        ck_assert(norms_s[j] == 32.0f * norms[j]);
+    maddness_model_free(ms);
+    /* two scales in one data set */
+    for (int64_t i = 0; i < count; i += 2)
+        for (int64_t t = 0; t < k; t++)
+            X[i * k + t] *= 1000.0f;
+    maddness_model_free(md);
+    ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, C, 7, 0, 0.0, &md), SMM_OK);
+    for (int32_t c = 0; c < C; c++) {
+        int used[16] = { 0 }, leaves = 0;
+        for (int64_t i = 1; i < count; i += 2)
+            used[leaf_of(md, X + i * k, c)] = 1;
+        for (int l = 0; l < 16; l++)
+            leaves += used[l];
+        ck_assert_msg(leaves >= 12, "codebook %d: the small rows use %d leaves", c, leaves);
+    }
+    maddness_model_free(md);
+    test_restore_defaults();
+    free(X), free(Xs), free(Y), free(Ys), free(codes), free(codes_s);
 }
 END_TEST
 
@@ -275,40 +371,41 @@ START_TEST(test_first_split_is_optimal)
     const smm_context ctx = context(SMM_ISA_SCALAR, 1);
     maddness_model *md = NULL;
     ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, C, 3, 0, -1.0, &md), SMM_OK);
+    float *U = directions_of(X, count, k); /* what the trees split */
     int64_t *left = malloc((size_t)count * sizeof(int64_t)), *right = malloc((size_t)count * sizeof(int64_t));
     for (int32_t c = 0; c < C; c++) {
         const int64_t lo = md->start[c], d = md->start[c + 1] - lo;
         double best = INFINITY;
         for (int64_t u = 0; u < d; u++)
             for (int64_t cut = 0; cut < count; cut++) { /* threshold = value of row cut: x >= it goes right */
-                const float thr = X[cut * k + lo + u];
+                const float thr = U[cut * k + lo + u];
                 int64_t nl = 0, nr = 0;
                 for (int64_t i = 0; i < count; i++) {
-                    if (X[i * k + lo + u] >= thr)
+                    if (U[i * k + lo + u] >= thr)
                         right[nr++] = i;
                     else
                         left[nl++] = i;
                 }
                 if (nl == 0)
                     continue;
-                const double loss = sse_of(X, k, left, nl, lo, d) + sse_of(X, k, right, nr, lo, d);
+                const double loss = sse_of(U, k, left, nl, lo, d) + sse_of(U, k, right, nr, lo, d);
                 best = loss < best ? loss : best;
             }
         const int32_t dim = md->dims[4 * c];
         const float thr = md->thresholds[15 * c];
         int64_t nl = 0, nr = 0;
         for (int64_t i = 0; i < count; i++) {
-            if (X[i * k + dim] >= thr)
+            if (U[i * k + dim] >= thr)
                 right[nr++] = i;
             else
                 left[nl++] = i;
         }
-        const double got = sse_of(X, k, left, nl, lo, d) + sse_of(X, k, right, nr, lo, d);
+        const double got = sse_of(U, k, left, nl, lo, d) + sse_of(U, k, right, nr, lo, d);
         ck_assert_msg(got <= best * (1.0 + 1e-9), "codebook %d: split loss %.12g, brute force %.12g", c, got, best);
         if (c == 0)
             ck_assert_int_eq(dim, 1);
     }
-    free(left), free(right);
+    free(left), free(right), free(U);
     maddness_model_free(md);
     test_restore_defaults();
     free(X);
@@ -352,26 +449,26 @@ START_TEST(test_separable_clusters)
         for (int32_t c = 0; c < C; c++) {
             for (int t = 0; t < 4; t++)
                 ck_assert_int_eq(md->dims[4 * c + t], 5 * c + t); /* the largest spread first */
-            int leaf_of[16];
+            int leaf_of_cluster[16];
             for (int q = 0; q < 16; q++)
-                leaf_of[q] = -1;
+                leaf_of_cluster[q] = -1;
             for (int64_t i = 0; i < count; i++) {
-                const int q = cl[i * C + c], l = maddness_leaf(md, X + i * k, 1, c);
-                if (leaf_of[q] < 0)
-                    leaf_of[q] = l;
-                ck_assert_int_eq(leaf_of[q], l);
+                const int q = cl[i * C + c], l = leaf_of(md, X + i * k, c);
+                if (leaf_of_cluster[q] < 0)
+                    leaf_of_cluster[q] = l;
+                ck_assert_int_eq(leaf_of_cluster[q], l);
             }
             for (int q = 0; q < 16; q++) /* distinct leaves: bit u of the cluster is bit 3 - u of the leaf */
-                ck_assert_int_eq(leaf_of[q], ((q & 1) << 3) | ((q & 2) << 1) | ((q & 4) >> 1) | ((q & 8) >> 3));
+                ck_assert_int_eq(leaf_of_cluster[q], ((q & 1) << 3) | ((q & 2) << 1) | ((q & 4) >> 1) | ((q & 8) >> 3));
         }
-        /* reconstruction: sum_c P_{c, leaf} within 0.05 of each vector (noise 0.01, shrinkage ~ 1/125) */
+        /* reconstruction: |x| sum_c P_{c, leaf} within 0.2 of each vector (noise 0.01, shrinkage ~ 1/125) */
         double worst = 0.0;
         for (int64_t i = 0; i < count; i += 7)
             for (int64_t t = 0; t < k; t++) {
                 double r = 0.0;
                 for (int32_t c = 0; c < C; c++)
-                    r += md->prototypes[(16 * c + maddness_leaf(md, X + i * k, 1, c)) * k + t];
-                const double e = fabs(r - X[i * k + t]);
+                    r += md->prototypes[(16 * c + leaf_of(md, X + i * k, c)) * k + t];
+                const double e = fabs(r / reference_inv(X + i * k, k, 1) - X[i * k + t]);
                 worst = e > worst ? e : worst;
             }
         ck_assert_msg(worst < 0.2, "lambda pass %d: worst reconstruction error %g", pass, worst);
@@ -405,7 +502,8 @@ START_TEST(test_means_and_ridge)
     uint8_t *leaf = malloc((size_t)(count * C));
     for (int64_t i = 0; i < count; i++)
         for (int32_t c = 0; c < C; c++)
-            leaf[i * C + c] = (uint8_t)maddness_leaf(means, X + i * k, 1, c);
+            leaf[i * C + c] = (uint8_t)leaf_of(means, X + i * k, c);
+    float *U = directions_of(X, count, k); /* what the prototypes fit */
     for (int32_t c = 0; c < C; c++)
         for (int l = 0; l < 16; l++) {
             int64_t cnt = 0;
@@ -414,7 +512,7 @@ START_TEST(test_means_and_ridge)
                 if (leaf[i * C + c] == l) {
                     cnt++;
                     for (int64_t t = 0; t < k; t++)
-                        sum[t] += X[i * k + t];
+                        sum[t] += U[i * k + t];
                 }
             for (int64_t t = 0; t < k; t++) {
                 const float got = means->prototypes[(16 * c + l) * k + t];
@@ -435,8 +533,8 @@ START_TEST(test_means_and_ridge)
             for (int64_t i = 0; i < count; i++) {
                 if (leaf[i * C + cr] != r % 16)
                     continue;
-                rhs += X[i * k + t];
-                scale += fabs(X[i * k + t]);
+                rhs += U[i * k + t];
+                scale += fabs(U[i * k + t]);
                 for (int32_t c2 = 0; c2 < C; c2++)
                     lhs += ridge->prototypes[(16 * c2 + leaf[i * C + c2]) * k + t];
             }
@@ -444,7 +542,7 @@ START_TEST(test_means_and_ridge)
             worst = e > worst ? e : worst;
         }
     ck_assert_msg(worst < 1e-5, "normal equations: relative residual %g", worst);
-    free(leaf);
+    free(leaf), free(U);
     maddness_model_free(means);
     maddness_model_free(ridge);
     test_restore_defaults();
@@ -467,14 +565,14 @@ static void check_table_bound(int64_t k, int32_t C, int64_t n, int64_t m, uint64
     const int64_t D = 16 * (int64_t)C;
     uint8_t *lut = malloc((size_t)(n * D)), *codes = malloc((size_t)pq_codes_bytes(C, m));
     float *scale = malloc((size_t)n * sizeof(float)), *bias = malloc((size_t)n * sizeof(float));
-    float *est = malloc((size_t)(n * m) * sizeof(float));
+    float *est = malloc((size_t)(n * m) * sizeof(float)), *norms = malloc((size_t)m * sizeof(float));
     double *T = malloc((size_t)D * sizeof(double));
     for (int q = 0; q < nisa; q++) {
         const smm_context ctx = context(isas[q], 2);
         maddness_model *md = NULL;
         ck_assert_int_eq(maddness_train(&ctx, B, n, k, k, C, seed, 0, 0.0, &md), SMM_OK);
         ck_assert_int_eq(maddness_tables(&ctx, md, B, n, k, lut, scale, bias), SMM_OK);
-        maddness_encode(&ctx, md, A, m, k, 1, codes);
+        maddness_encode(&ctx, md, A, m, k, 1, codes, norms);
         /* the scan with the roles swapped: tables of columns x codes of rows = est^T */
         pq_scan_float(isas[q], lut, scale, bias, n, C, codes, 0, m, est, m);
         for (int64_t j = 0; j < n; j++) {
@@ -515,7 +613,7 @@ static void check_table_bound(int64_t k, int32_t C, int64_t n, int64_t m, uint64
         maddness_model_free(md);
     }
     test_restore_defaults();
-    free(B), free(A), free(lut), free(codes), free(scale), free(bias), free(est), free(T);
+    free(B), free(A), free(lut), free(codes), free(scale), free(bias), free(est), free(T), free(norms);
 }
 
 START_TEST(test_table_bound)
@@ -594,7 +692,7 @@ START_TEST(test_bad_arguments)
     for (int i = 0; i < 3 * 16 * 3; i++)
         ck_assert(isfinite(md->prototypes[i]));
     for (int32_t c = 0; c < 3; c++)
-        ck_assert_int_eq(maddness_leaf(md, Z, 1, c), 0);
+        ck_assert_int_eq(leaf_of(md, Z, c), 0);
     maddness_model_free(md);
     maddness_model_free(NULL);
     test_restore_defaults();
@@ -608,6 +706,7 @@ static Suite *maddness_suite(void)
     tcase_add_test(tc, test_train_encode_deterministic);
     tcase_add_test(tc, test_golden_hash);
     tcase_add_test(tc, test_encode_matches_reference);
+    tcase_add_test(tc, test_directions_scale_free);
     tcase_add_test(tc, test_first_split_is_optimal);
     tcase_add_test(tc, test_separable_clusters);
     tcase_add_test(tc, test_means_and_ridge);

@@ -60,6 +60,23 @@ static void check_times(const row_view *r)
                   "speedup %g is not exact/approx", r->speedup);
 }
 
+/* Run the sweep with args and assert exit status 0 (its log shown otherwise). */
+static void run_ok(const char **args)
+{
+    int rc = run_sweep(args);
+    if (rc != 0)
+        dump_file(log_path());
+    ck_assert_int_eq(rc, 0);
+}
+
+/* run_ok, then the rows of out (its file open in *file). */
+static row_view *run_and_read(const char **args, const char *out, hid_t *file, int64_t *count)
+{
+    run_ok(args);
+    *file = open_results(out);
+    return read_rows(*file, count);
+}
+
 START_TEST(test_sweep_dense_clustered)
 {
     char out[1024];
@@ -70,10 +87,7 @@ START_TEST(test_sweep_dense_clustered)
                            "--bits", "64,256", "--sketch-dims", "8,32", "--reps", "1",
                            "--warmup", "0", "--alignment", "0.9", "--threads", "1", "--seed", "7",
                            "--out", out, NULL };
-    int rc = run_sweep(args);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
+    run_ok(args);
     ck_assert_msg(file_contains(log_path(), out), "the driver should print the path of its file");
     ck_assert_msg(file_contains(log_path(), "[4/4] elapsed"), "progress line missing");
     ck_assert_msg(file_contains(log_path(), "dense clustered gaussian_projection sketch_dim=32: exact"),
@@ -126,7 +140,7 @@ START_TEST(test_sweep_dense_clustered)
 
     /* Attributes of the run. */
     static const char *const string_attrs[] = {
-        "library_version", "git_commit", "isa", "exact_kernel", "hamming_kernel",
+        "library_version", "git_commit", "isa", "exact_kernel", "hamming_kernel", "exact_config", "exact_config_source",
         "cpu_model", "dataset", "start_time", "end_time", "modes", "methods", "bits", "sketch_dims",
         "spec", "shard", "threads", "seed", "shapes"
     };
@@ -153,6 +167,16 @@ START_TEST(test_sweep_dense_clustered)
     v = read_attr_string(file, "isa");
     ck_assert_str_eq(v, rows[0].isa);
     free(v);
+    /* the exact core the speedups were measured against: its kernel and where its configuration came from */
+    v = read_attr_string(file, "exact_config_source");
+    ck_assert_msg(strcmp(v, "tuned") == 0 || strcmp(v, "model") == 0 || strcmp(v, "table") == 0, "source %s", v);
+    char *config = read_attr_string(file, "exact_config"), *kernel = read_attr_string(file, "exact_kernel");
+    char want[96];
+    snprintf(want, sizeof want, "source=%s kernel=%s ", v, kernel);
+    ck_assert_msg(strstr(config, want) != NULL, "exact_config '%s' lacks '%s'", config, want);
+    free(v);
+    free(config);
+    free(kernel);
     static const char *const times[] = { "start_time", "end_time" };
     for (int i = 0; i < 2; i++) {
         v = read_attr_string(file, times[i]);
@@ -192,10 +216,7 @@ START_TEST(test_sweep_topk_gaussian)
                            "--candidates", "3,10,200,500", "--methods", "simhash,countsketch",
                            "--topk-bits", "64", "--topk-sketch-dims", "16", "--topk-reps", "2",
                            "--warmup", "1", "--threads", "1", "--out", out, NULL };
-    int rc = run_sweep(args);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
+    run_ok(args);
     ck_assert_msg(file_contains(log_path(), "skipping --candidates 3"), "no note about candidates 3");
     ck_assert_msg(file_contains(log_path(), "skipping --candidates 500"), "no note about candidates 500");
 
@@ -249,6 +270,37 @@ START_TEST(test_sweep_topk_gaussian)
 }
 END_TEST
 
+/* The texture data set: its rows, its parameter in the spec (and so in each configuration's key). */
+START_TEST(test_sweep_topk_texture)
+{
+    char out[1024];
+    test_tmp_path("tex.h5", out, sizeof out);
+    const char *args[] = { "--mode", "topk", "--dataset", "texture", "--beta", "2.5", "--queries", "20",
+                           "--database", "300", "--k", "64", "--topk", "5", "--candidates", "10,300",
+                           "--methods", "maddness,pq", "--topk-sizes", "maddness=8", "--topk-sizes", "pq=8",
+                           "--topk-reps", "1", "--warmup", "0", "--threads", "1", "--out", out, NULL };
+    hid_t file;
+    int64_t count;
+    row_view *rows = run_and_read(args, out, &file, &count);
+    ck_assert_int_eq(count, 4);
+    for (int i = 0; i < 4; i++) {
+        const row_view *r = &rows[i];
+        ck_assert_str_eq(r->dataset, "texture");
+        ck_assert_str_eq(r->method, i < 2 ? "maddness" : "pq");
+        ck_assert_int_eq(r->k, 64);
+        ck_assert_int_eq(r->status, 0);
+        ck_assert_msg(r->recall >= 0.0 && r->recall <= 1.0, "recall %g", r->recall);
+        if (r->candidates == 300)
+            ck_assert_msg(r->recall == 1.0, "%s: recall %g with every candidate", r->method, r->recall);
+    }
+    char *spec = read_attr_string(file, "spec");
+    ck_assert_msg(strstr(spec, "\"beta\":2.5") != NULL, "spec %s", spec);
+    free(spec);
+    free(rows);
+    H5Fclose(file);
+}
+END_TEST
+
 START_TEST(test_sweep_both_then_overwrite)
 {
     char out[1024];
@@ -257,10 +309,7 @@ START_TEST(test_sweep_both_then_overwrite)
                             "--queries", "6", "--database", "20", "--topk", "2", "--candidates", "4",
                             "--methods", "simhash_structured,srht", "--bits", "32", "--sketch-dims", "4",
                             "--topk-sizes", "srht=2", "--reps", "1", "--topk-reps", "1", "--out", out, NULL };
-    int rc = run_sweep(first);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
+    run_ok(first);
     hid_t file = H5Fopen(out, H5F_ACC_RDONLY, H5P_DEFAULT);
     ck_assert_int_ge(file, 0);
     int64_t count;
@@ -296,10 +345,7 @@ START_TEST(test_sweep_both_then_overwrite)
     const char *third[] = { "--mode", "dense", "--dataset", "gaussian", "--m", "16", "--n", "8",
                             "--k", "12", "--methods", "simhash", "--bits", "100", "--reps", "2",
                             "--out", out, "--overwrite", NULL };
-    rc = run_sweep(third);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
+    run_ok(third);
     file = H5Fopen(out, H5F_ACC_RDONLY, H5P_DEFAULT);
     ck_assert_int_ge(file, 0);
     rows = read_rows(file, &count);
@@ -336,6 +382,8 @@ START_TEST(test_sweep_rejects_bad_command_lines)
         { "--topk", "0", NULL },
         { "--alignment", "1.5", "--dataset", "clustered", NULL },
         { "--alignment", "0.5", NULL },           /* not for fashion-mnist */
+        { "--beta", "2", NULL },                  /* texture only */
+        { "--beta", "8.5", "--dataset", "texture", NULL },
         { "--k", "100", NULL },                   /* fashion-mnist has k = 784 */
         { "--m", "40000", "--n", "30000", NULL }, /* more than 60000 images */
         { "--queries", "10001", NULL },           /* 10000 test images */
@@ -453,10 +501,7 @@ START_TEST(test_sweep_spec_good)
     char spec[1024], again[1024];
     write_tmp_file("small.json", small_spec, spec, sizeof spec);
     const char *args[] = { "--spec", spec, "--dry-run", NULL };
-    int rc = run_sweep(args);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
+    run_ok(args);
     ck_assert_int_eq(dry_run_size(), SMALL_SPEC_GRID);
     int64_t index[256];
     uint64_t hash[256];
@@ -501,10 +546,7 @@ START_TEST(test_sweep_spec_good)
     static uint64_t dh[128], dh2[128];
     ck_assert_int_eq(dry_run_lines(di, dh, 128), 121);
     const char *from_file[] = { "--spec", path, "--dry-run", NULL };
-    rc = run_sweep(from_file);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
+    run_ok(from_file);
     ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 121);
     for (int i = 0; i < 121; i++)
         ck_assert_msg(di[i] == di2[i] && dh[i] == dh2[i], "default configuration %d differs", i);
@@ -515,14 +557,21 @@ START_TEST(test_sweep_spec_good)
     /* experiments/specs/gaussian.json, the hard case that scripts/run_sweep.sh runs second: 49 configurations. */
     snprintf(path, sizeof path, "%s/../experiments/specs/gaussian.json", dir);
     const char *gaussian[] = { "--spec", path, "--dry-run", NULL };
-    rc = run_sweep(gaussian);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
+    run_ok(gaussian);
     ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 49);
     ck_assert_msg(file_contains(log_path(), "dense gaussian 4096x4096x784") &&
                       file_contains(log_path(), "topk gaussian 2000x60000x784"),
                   "the Gaussian sweep's shapes");
+
+    /* experiments/specs/texture.json, the learned methods' hard case that it runs third: 56 configurations. */
+    snprintf(path, sizeof path, "%s/../experiments/specs/texture.json", dir);
+    const char *texture[] = { "--spec", path, "--dry-run", NULL };
+    run_ok(texture);
+    ck_assert_int_eq(dry_run_lines(di2, dh2, 128), 56);
+    ck_assert_msg(file_contains(log_path(), "dense texture 4096x4096x784") &&
+                      file_contains(log_path(), "topk texture 2000x60000x784") &&
+                      file_contains(log_path(), "\"beta\":2"),
+                  "the texture sweep's shapes and spectrum");
 }
 END_TEST
 
@@ -659,10 +708,7 @@ START_TEST(test_sweep_resume_after_kill)
     free(end);
 
     /* Rerun: the three rows stay as they are, the three others are added. */
-    int rc = run_sweep(args);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
+    run_ok(args);
     ck_assert_msg(file_contains(log_path(), "3 of the 6 configurations to run are done"), "resume note");
     row_view *rows = rows_of(out, &count);
     ck_assert_int_eq(count, SMALL_RUN_ROWS);
@@ -803,13 +849,9 @@ START_TEST(test_sweep_file_datasets)
     const char *dense[] = { "--mode", "dense", "--datasets", spec_h5, "--shapes", "100x150",
                             "--methods", "simhash,srht", "--bits", "64", "--sketch-dims", "16",
                             "--reps", "1", "--warmup", "0", "--threads", "1", "--out", out, NULL };
-    int rc = run_sweep(dense);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
-    hid_t file = open_results(out);
+    hid_t file;
     int64_t count;
-    row_view *rows = read_rows(file, &count);
+    row_view *rows = run_and_read(dense, out, &file, &count);
     ck_assert_int_eq(count, 2);
     for (int i = 0; i < 2; i++) {
         const row_view *r = &rows[i];
@@ -843,12 +885,7 @@ START_TEST(test_sweep_file_datasets)
                            "--candidates", "20,300", "--methods", "simhash,countsketch", "--topk-bits", "64",
                            "--topk-sketch-dims", "16", "--topk-reps", "1", "--warmup", "0", "--threads", "1",
                            "--out", out2, NULL };
-    rc = run_sweep(topk);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
-    file = open_results(out2);
-    rows = read_rows(file, &count);
+    rows = run_and_read(topk, out2, &file, &count);
     ck_assert_int_eq(count, 4);
     for (int i = 0; i < 4; i++) {
         const row_view *r = &rows[i];
@@ -898,10 +935,7 @@ START_TEST(test_sweep_file_datasets)
              spec_ann);
     write_tmp_file("files.json", json, spec, sizeof spec);
     const char *with_spec[] = { "--spec", spec, "--dry-run", NULL };
-    rc = run_sweep(with_spec);
-    if (rc != 0)
-        dump_file(log_path());
-    ck_assert_int_eq(rc, 0);
+    run_ok(with_spec);
     ck_assert_int_eq(dry_run_size(), 4);
     ck_assert_msg(file_contains(log_path(), "dense ann 10x20x64"), "ann rows should have k = 64");
     ck_assert_msg(file_contains(log_path(), "dense gaussian 10x20x784"), "gaussian rows keep --k");
@@ -969,6 +1003,7 @@ static Suite *sweep_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_sweep_dense_clustered);
     tcase_add_test(tc, test_sweep_topk_gaussian);
+    tcase_add_test(tc, test_sweep_topk_texture);
     tcase_add_test(tc, test_sweep_both_then_overwrite);
     tcase_add_test(tc, test_sweep_rejects_bad_command_lines);
     tcase_add_test(tc, test_sweep_help);

@@ -5,17 +5,23 @@
  * padded leading dimensions (the padding and the memory after B must stay
  * untouched), on every ISA path this CPU runs and with 1 and 2 threads
  * (shapes large enough for the threaded driver included), every kernel
- * called directly against the twins on edge blocks, bit-exact NaN,
- * signed-zero and infinity handling of ReLU, in-place copies, and the
- * argument checks (documented statuses, B untouched).
+ * called directly against the twins on edge blocks, the generated kernels
+ * (run by every call above from UNARY_JIT_MIN elements up, code generation
+ * being on) written for every small shape and edge and run directly against
+ * the twins, bit-exact NaN, signed-zero and infinity handling of ReLU,
+ * in-place copies, and the argument checks (documented statuses, B
+ * untouched).
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "test_util.h"
 
+#include "exact/jit_cache.h"
+#include "exact/unary_jit.h"
 #include "exact/unary_kernels.h"
 #include "sketchmm/unary.h"
 
@@ -161,13 +167,57 @@ START_TEST(test_matches_reference)
 END_TEST
 
 /*
+ * The kernels a case runs: the precompiled ones of a kernel table row (k),
+ * or the kernel a writer generates for the case (writer, for path isa; see
+ * unary_jit.h: a copy, or one transposed block taken whole, cols <= 16).
+ */
+typedef struct {
+    const unary_kernels *k;
+    smm_isa isa;
+    jit_writer writer;
+} under_test;
+
+/* Run u's kernel of the case; returns what to call it in a message. */
+static const char *run_under_test(const under_test *u, unary_op op, int transpose, int64_t rows, int64_t cols,
+                                  int stream, const float *A, int64_t lda, float *B, int64_t ldb)
+{
+    if (u->writer == NULL) {
+        if (transpose)
+            u->k->transpose(op, rows, cols, A, lda, B, ldb, stream);
+        else
+            u->k->copy(op, rows, cols, A, lda, B, ldb);
+        return u->k->head.name;
+    }
+    unary_jit_desc d;
+    memset(&d, 0, sizeof d);
+    d.isa = (int32_t)u->isa;
+    d.op = (int32_t)op;
+    d.transpose = transpose;
+    d.stream = stream;
+    d.lda = op == UNARY_ZERO ? 0 : lda;
+    d.ldb = ldb;
+    d.cols = transpose ? 0 : cols;
+    d.rows_full = d.rows_last = transpose ? rows : 0;
+    d.cols_full = d.cols_last = transpose ? cols : 0;
+    const jit_kernel *k = NULL;
+    /* held like a plan's kernel and released: the tests write more kernels than stay resident */
+    ck_assert_int_eq(jit_kernel_get(u->writer, &d, sizeof d, JIT_FOR_PLAN, &k), SMM_OK);
+    if (transpose)
+        ((unary_jit_block_fn)(uintptr_t)jit_kernel_entry(k, 0))(A, B);
+    else
+        ((unary_jit_copy_fn)(uintptr_t)jit_kernel_entry(k, 0))(A, B, rows);
+    jit_kernel_release(k);
+    return u->isa == SMM_ISA_AVX512 ? "avx512 generated" : u->isa == SMM_ISA_AVX2 ? "avx2 generated" : "neon generated";
+}
+
+/*
  * One kernel call on the row-major view of unary.c against the scalar twin:
  * rows x cols of B (ldb padded, or 64-byte aligned with ldb a multiple of
  * 16 when stream), A the same lines (copy) or rows x cols transposed, every
  * element of B's buffer (padding and a tail after it included) compared
  * bit for bit.
  */
-static void kernel_case(const unary_kernels *k, unary_op op, int transpose, int64_t rows, int64_t cols, int stream,
+static void kernel_case(const under_test *u, unary_op op, int transpose, int64_t rows, int64_t cols, int stream,
                         uint64_t seed)
 {
     const int64_t lda = (transpose ? rows : cols) + 3, alines = transpose ? cols : rows;
@@ -181,16 +231,15 @@ static void kernel_case(const unary_kernels *k, unary_op op, int transpose, int6
     const float s = sentinel();
     for (int64_t i = 0; i < bsize; i++)
         B[i] = E[i] = s;
-    if (transpose) {
-        k->transpose(op, rows, cols, A, lda, B, ldb, stream);
+    const float *a = op == UNARY_ZERO ? NULL : A;
+    const char *name = run_under_test(u, op, transpose, rows, cols, stream, a, lda, B, ldb);
+    if (transpose)
         unary_transpose_scalar(op, rows, cols, A, lda, E, ldb, stream);
-    } else {
-        k->copy(op, rows, cols, op == UNARY_ZERO ? NULL : A, lda, B, ldb);
-        unary_copy_scalar(op, rows, cols, op == UNARY_ZERO ? NULL : A, lda, E, ldb);
-    }
+    else
+        unary_copy_scalar(op, rows, cols, a, lda, E, ldb);
     for (int64_t i = 0; i < bsize; i++)
         if (memcmp(&B[i], &E[i], sizeof(float)) != 0)
-            ck_abort_msg("%s %s %s %lldx%lld%s: B[%lld] = %a, the twin gives %a", k->head.name,
+            ck_abort_msg("%s %s %s %lldx%lld%s: B[%lld] = %a, the twin gives %a", name,
                          transpose ? "transpose" : "copy", unary_op_name(op), (long long)rows, (long long)cols,
                          stream ? " stream" : "", (long long)i, (double)B[i], (double)E[i]);
     free(A);
@@ -211,17 +260,65 @@ START_TEST(test_kernels_match_twins)
     const int nisa = test_supported_isas(isas);
     uint64_t seed = 900;
     for (int ii = 0; ii < nisa; ii++) {
-        const unary_kernels *k = unary_kernels_for(isas[ii]);
+        const under_test u = { unary_kernels_for(isas[ii]), isas[ii], NULL };
         for (int o = 0; o < 3; o++)
             for (int64_t rows = 1; rows <= 4; rows++)
                 for (int64_t cols = 1; cols <= 70; cols++)
-                    kernel_case(k, ops[o], 0, rows, cols, 0, seed++);
+                    kernel_case(&u, ops[o], 0, rows, cols, 0, seed++);
         for (int o = 1; o < 3; o++)
             for (int64_t rows = 1; rows <= 33; rows++)
                 for (int64_t cols = 1; cols <= 33; cols++)
                     for (int stream = 0; stream < 2; stream++)
-                        kernel_case(k, ops[o], 1, rows, cols, stream, seed++);
+                        kernel_case(&u, ops[o], 1, rows, cols, stream, seed++);
     }
+}
+END_TEST
+
+/*
+ * Generated kernels of every path with a generator against the twins:
+ * copies of 1, 2, 3 and 5 rows by every width up to 70 and some long rows
+ * (the unrolled vectors, the loop of four, the masked tails), transposed
+ * blocks of every shape up to 40 x 16 (full and edge tiles of 16, 8 and 4,
+ * the edges done element by element), with and without non-temporal stores
+ * (x86-64).
+ */
+START_TEST(test_generated_match_twins)
+{
+    static const struct {
+        smm_isa isa;
+        jit_writer writer;
+    } paths[] = {
+#if defined(__x86_64__)
+        { SMM_ISA_AVX2, unary_jit_write_x86 },
+        { SMM_ISA_AVX512, unary_jit_write_x86 },
+#endif
+#if defined(__aarch64__)
+        { SMM_ISA_NEON, unary_jit_write_a64 },
+#endif
+    };
+    static const int64_t long_rows[] = { 513, 1000, 2048 + 7 };
+    uint64_t seed = 4400;
+    int cases = 0;
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+        if (!smm_isa_supported(paths[p].isa))
+            continue;
+        const int streams = paths[p].isa == SMM_ISA_NEON ? 1 : 2;
+        const under_test u = { NULL, paths[p].isa, paths[p].writer };
+        for (int o = 0; o < 3; o++) {
+            for (int64_t rows = 1; rows <= 5; rows += rows == 3 ? 2 : 1)
+                for (int64_t cols = 1; cols <= 70; cols++)
+                    for (int stream = 0; stream < streams; stream++, cases++)
+                        kernel_case(&u, ops[o], 0, rows, cols, stream, seed++);
+            for (int i = 0; i < 3; i++, cases++)
+                kernel_case(&u, ops[o], 0, 3, long_rows[i], streams - 1, seed++);
+        }
+        for (int o = 1; o < 3; o++)
+            for (int64_t rows = 1; rows <= 40; rows++)
+                for (int64_t cols = 1; cols <= 16; cols++)
+                    for (int stream = 0; stream < streams; stream++, cases++)
+                        kernel_case(&u, ops[o], 1, rows, cols, stream, seed++);
+    }
+    printf("unary: %d generated kernels checked against the scalar twins\n", cases);
 }
 END_TEST
 
@@ -371,9 +468,21 @@ START_TEST(test_names)
     ck_assert_ptr_null(unary_op_name((unary_op)9));
     ck_assert_int_eq(smm_set_isa(SMM_ISA_SCALAR), SMM_OK);
     ck_assert_str_eq(unary_kernel_name(), "scalar");
-    if (smm_isa_supported(SMM_ISA_AVX512)) {
-        ck_assert_int_eq(smm_set_isa(SMM_ISA_AVX512), SMM_OK);
-        ck_assert_str_eq(unary_kernel_name(), "avx512");
+    /* with code generation on, the paths that have a generator name their generated kernels */
+    static const struct {
+        smm_isa isa;
+        const char *generated, *precompiled;
+    } paths[] = { { SMM_ISA_AVX2, "avx2_generated", "avx2" },
+                  { SMM_ISA_AVX512, "avx512_generated", "avx512" },
+                  { SMM_ISA_NEON, "neon_generated", "scalar" } };
+    for (int i = 0; i < 3; i++) {
+        if (!smm_isa_supported(paths[i].isa))
+            continue;
+        ck_assert_int_eq(smm_set_isa(paths[i].isa), SMM_OK);
+        ck_assert_int_eq(smm_set_jit(1), SMM_OK);
+        ck_assert_str_eq(unary_kernel_name(), paths[i].generated);
+        ck_assert_int_eq(smm_set_jit(0), SMM_OK);
+        ck_assert_str_eq(unary_kernel_name(), paths[i].precompiled);
     }
     test_restore_defaults();
 }
@@ -385,6 +494,7 @@ static Suite *unary_suite(void)
     TCase *tc = tcase_create("reference");
     tcase_add_loop_test(tc, test_matches_reference, 0, NSHAPES);
     tcase_add_test(tc, test_kernels_match_twins);
+    tcase_add_test(tc, test_generated_match_twins);
     tcase_add_test(tc, test_large_transposes);
     tcase_add_test(tc, test_relu_special_values);
     tcase_add_test(tc, test_in_place_copy);

@@ -116,11 +116,12 @@ static inline int test_supported_isas(smm_isa isas[4])
     return n;
 }
 
-/* Back to the automatic ISA choice and thread count (a fixture's teardown). */
+/* Back to the automatic ISA choice, thread count and code generation setting (a fixture's teardown). */
 static inline void test_restore_defaults(void)
 {
     smm_set_isa(SMM_ISA_AUTO);
     smm_set_num_threads(0);
+    smm_set_jit(-1);
 }
 
 /* Run a suite and return a process exit code (0 when nothing failed). */

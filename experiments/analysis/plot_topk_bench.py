@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Plot `sketchmm_bench topk --csv` files: recall@10 against speedup over exact_topk,
-sketchmm's methods beside FAISS in the same run.
+sketchmm's methods beside FAISS and hnswlib in the same run.
 
 Usage:
     /usr/bin/python3 experiments/analysis/plot_topk_bench.py FILE.csv [FILE.csv ...] -o plot.png
@@ -8,7 +8,8 @@ Usage:
 One row of panels per CSV file (a data set): (a) plan queries, the database
 sketched or trained once (speedup = exact_topk's median query seconds over the
 contender's query seconds); (b) one-shot, creation included. One line per
-(contender, parameters) through its candidate counts; the exact contenders
+(contender, parameters) through its candidate counts (hnswlib: its search
+breadths ef, which the CSV keeps in the candidates column); the exact contenders
 (exact_topk, OpenBLAS blocks, FAISS IndexFlatIP) are points at recall 1.
 A dotted line marks recall 0.95 and a dashed one speedup 1. Prints, per file
 and contender, the fastest row at recall >= 0.95 (queries and one-shot).
@@ -28,6 +29,8 @@ import pandas as pd  # noqa: E402
 
 TARGET_RECALL = 0.95
 EXACT = ("exact_topk", "openblas blocks", "faiss flat_ip")
+PEERS = ("faiss", "hnswlib")  # other libraries: dashed lines, a marker each
+PEER_MARKERS = {"faiss": "s", "hnswlib": "^"}
 
 
 def load(path):
@@ -76,9 +79,10 @@ def draw(ax, table, column, title):
         if not ok.any():
             continue
         exact = rows["contender"].iloc[0] in EXACT
-        faiss = rows["contender"].iloc[0].startswith("faiss")
-        ax.plot(x[ok], y[ok], marker="s" if faiss else ("D" if exact else "o"), linestyle="--" if faiss else "-",
-                color="black" if exact and not faiss else cmap(i % 20), label=name, markersize=5)
+        peer = rows["contender"].iloc[0].startswith(PEERS)
+        marker = PEER_MARKERS.get(rows["contender"].iloc[0].split(" ")[0], "D" if exact else "o")
+        ax.plot(x[ok], y[ok], marker=marker, linestyle="--" if peer else "-",
+                color="black" if exact and not peer else cmap(i % 20), label=name, markersize=5)
         for xi, yi, c in zip(x[ok], y[ok], rows["candidates"].to_numpy()[ok]):
             if c > 0:
                 ax.annotate(str(int(c)), (xi, yi), textcoords="offset points", xytext=(3, -9), fontsize=6)

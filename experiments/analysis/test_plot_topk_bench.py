@@ -38,6 +38,8 @@ ROWS = [
     "lowrank,dim=16,50,0.98,0.1,0.15,0.25,13.3,8",
     "lowrank,dim=16,100,0.995,0.1,0.25,0.35,8,5.7",
     "pq,dim=98,100,0.80,0.3,0.2,0.5,10,4",
+    "hnswlib,M=16 efc=200,40,0.90,20.0,0.5,20.5,4,0.098",
+    "hnswlib,M=16 efc=200,160,0.97,20.0,1.0,21.0,2,0.095",
 ]
 
 
@@ -63,6 +65,8 @@ class PlotTopkBench(unittest.TestCase):
         self.assertEqual(got["lowrank dim=16"], (50, 13.3))
         self.assertEqual(got["faiss pq_fs+rf M=98"], (100, 5.0))
         self.assertNotIn("pq dim=98", got)
+        # hnswlib: one series through its search breadths (ef in the candidates column)
+        self.assertEqual(got["hnswlib M=16 efc=200"], (160, 2.0))
         self.assertEqual(list(best["series"])[0], "lowrank dim=16")  # fastest first
         once = plot_topk_bench.best_at_target(table, "speedup_oneshot")
         self.assertAlmostEqual(once[once["series"] == "lowrank dim=16"]["speedup_oneshot"].item(), 8.0)

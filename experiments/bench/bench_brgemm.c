@@ -11,10 +11,11 @@
  * stride_b = K N), on the calling thread only.
  *
  * Contenders (each called through its own entry point in a tight loop):
- *   sketchmm   brgemm_execute_strided
+ *   sketchmm   brgemm_execute_strided (a plan made with code generation on: generated kernels)
+ *   precomp    brgemm_execute_strided on a plan made with code generation off (the precompiled tiles)
  *   smm_ptr    brgemm_execute_pointers            (--kind pointers)
  *   libxsmm    libxsmm_smmdispatch at batch 1, libxsmm_smmdispatch_reducebatch_strd
- *              at batch > 1 (the issue's reference figures)
+ *              at batch > 1 (the reference figures)
  *   xsmm_rb    libxsmm_smmdispatch_reducebatch_strd at batch 1 (at batch > 1 that is
  *              the libxsmm column already)
  *   xsmm_addr  libxsmm_smmdispatch_reducebatch_addr (--kind pointers), on fresh
@@ -55,7 +56,7 @@
 #define MAX_BATCH 1024
 #define MIN_SAMPLE_SECONDS 1e-3 /* one timed sample lasts at least this (see measure) */
 #define TOLERANCE 1e-4          /* |C - reference| <= TOLERANCE * (sum |a| |b| + |c|) */
-#define TARGET_MEAN_RATIO 1.10  /* the issue's target: sketchmm's mean over libxsmm's, every batch */
+#define TARGET_MEAN_RATIO 1.10  /* the target: sketchmm's mean over libxsmm's, every batch */
 #define TARGET_K1_RATIO 1.00    /* ... and at K = 1 */
 #define ALPHA 1.0f
 #define BETA 1.0f
@@ -65,13 +66,13 @@
 static const char *const kind_choices[] = { "strided", "pointers", NULL };
 
 /* The contenders, in the order of a round and of the columns. */
-enum { SMM, SMM_PTR, XSMM, XSMM_RB, XSMM_ADDR, OPENBLAS, NAIVE, IMPLS };
-static const char *const impl_names[IMPLS] = { "sketchmm", "smm_ptr", "libxsmm", "xsmm_rb",
+enum { SMM, SMM_PRE, SMM_PTR, XSMM, XSMM_RB, XSMM_ADDR, OPENBLAS, NAIVE, IMPLS };
+static const char *const impl_names[IMPLS] = { "sketchmm", "precomp", "smm_ptr", "libxsmm", "xsmm_rb",
                                                "xsmm_addr", "OpenBLAS", "naive" };
 /* Their CSV column names after prefix, in the same order. */
 #define IMPL_CSV_COLUMNS(prefix)                                                                               \
-    prefix "sketchmm," prefix "sketchmm_pointers," prefix "libxsmm," prefix "libxsmm_reducebatch_strd_b1,"      \
-    prefix "libxsmm_reducebatch_addr," prefix "openblas," prefix "naive"
+    prefix "sketchmm," prefix "sketchmm_precompiled," prefix "sketchmm_pointers," prefix "libxsmm,"           \
+    prefix "libxsmm_reducebatch_strd_b1," prefix "libxsmm_reducebatch_addr," prefix "openblas," prefix "naive"
 
 typedef struct {
     bench_int_list m, n, k, batch;
@@ -96,8 +97,12 @@ static void describe(FILE *out)
         "  starting with the next contender (none always follows the same one); the figure is\n"
         "  the median GFLOPS (2 M N K batch flops per call). Plans and libxsmm kernels are made\n"
         "  outside the timed loops. The summary: per batch value, the arithmetic mean GFLOPS over\n"
-        "  the grid and the ratio of the means (issue target: sketchmm >= %.2f x libxsmm), the same\n"
-        "  at K = 1 (target >= %.2f x) and the 64x64x64 figures.\n",
+        "  the grid and the ratio of the means (target: sketchmm >= %.2f x libxsmm), the same\n"
+        "  at K = 1 (target >= %.2f x) and the 64x64x64 figures; then the code generator: the\n"
+        "  median time of brgemm_plan_create on a new description (it generates a kernel) and on\n"
+        "  the same description again (served from the cache), and the call overhead: every\n"
+        "  contender at 4x4x4, batch 1, in ns per call. 'precomp': sketchmm's precompiled\n"
+        "  kernels (a plan made with code generation off).\n",
 #ifdef SKETCHMM_HAVE_LIBXSMM
         "1.17",
 #else
@@ -131,6 +136,9 @@ typedef struct {
     float *C0;                  /* the starting C of the checks */
     float *C[IMPLS];            /* one output per contender */
     brgemm_plan *plan;
+    brgemm_plan *plan_pre;        /* the same description with code generation off: the precompiled kernels */
+    double create_new, create_hit; /* seconds of brgemm_plan_create: a new description, then the same again */
+    int generated, hit;           /* the two made a new kernel / found it in the cache (sketchmm/jit.h counts) */
     peer_xsmm_kernel xsmm[IMPLS]; /* XSMM, XSMM_RB, XSMM_ADDR */
     peer_sgemm_fn openblas;
     int active[IMPLS];
@@ -170,13 +178,21 @@ static void fail_call(const char *what, smm_status s)
 }
 
 /* calls calls of contender who on its C. */
-static void run_calls(const problem *p, int who, int64_t calls)
+static void run_calls(const void *context, int who, int64_t calls)
 {
+    const problem *p = context;
     float *C = p->C[who];
     switch (who) {
     case SMM:
         for (int64_t c = 0; c < calls; c++) {
             const smm_status s = brgemm_execute_strided(p->plan, p->A, p->B, C, p->batch);
+            if (s != SMM_OK)
+                fail_call("brgemm_execute_strided", s);
+        }
+        break;
+    case SMM_PRE:
+        for (int64_t c = 0; c < calls; c++) {
+            const smm_status s = brgemm_execute_strided(p->plan_pre, p->A, p->B, C, p->batch);
             if (s != SMM_OK)
                 fail_call("brgemm_execute_strided", s);
         }
@@ -206,32 +222,6 @@ static void run_calls(const problem *p, int who, int64_t calls)
         for (int64_t c = 0; c < calls; c++)
             naive_brgemm(p, C);
         break;
-    }
-}
-
-static double time_calls(const problem *p, int who, int64_t calls)
-{
-    const double t0 = bench_now_seconds();
-    run_calls(p, who, calls);
-    return bench_now_seconds() - t0;
-}
-
-/*
- * Calls per timed sample: grow the count until the faster of two timed loops
- * lasts MIN_SAMPLE_SECONDS (the faster: a preempted loop would stop the
- * growth too early). Warms the contender up on the way.
- */
-static int64_t calibrate(const problem *p, int who)
-{
-    int64_t calls = 1;
-    for (;;) {
-        const double a = time_calls(p, who, calls), b = time_calls(p, who, calls);
-        const double elapsed = a < b ? a : b;
-        if (elapsed >= MIN_SAMPLE_SECONDS)
-            return calls;
-        double grow = elapsed > 0.0 ? 1.25 * MIN_SAMPLE_SECONDS / elapsed : 16.0;
-        grow = grow < 2.0 ? 2.0 : grow > 16.0 ? 16.0 : grow;
-        calls = (int64_t)ceil((double)calls * grow);
     }
 }
 
@@ -309,6 +299,7 @@ static void allocate(problem *p, int64_t m, int64_t n, int64_t k, int64_t batch)
 static void release(problem *p)
 {
     brgemm_plan_free(p->plan);
+    brgemm_plan_free(p->plan_pre);
     bench_free_floats((float *)p->A);
     bench_free_floats((float *)p->B);
     free(p->Ap);
@@ -352,6 +343,7 @@ static void add_row(result_list *list, const result_row *row)
 static void shown_columns(const brgemm_config *cfg, int *shown)
 {
     shown[SMM] = cfg->strided;
+    shown[SMM_PRE] = cfg->strided;
     shown[SMM_PTR] = cfg->pointers;
     shown[XSMM] = cfg->strided;
     shown[XSMM_RB] = cfg->strided;
@@ -555,7 +547,7 @@ static void measure(problem *p, int reps, double *gflops)
     }
     for (int who = 0; who < IMPLS; who++)
         if (p->active[who])
-            p->calls[who] = calibrate(p, who);
+            p->calls[who] = bench_calibrate_loop(run_calls, p, who, MIN_SAMPLE_SECONDS);
     for (int who = 0; who < IMPLS; who++) /* one untimed round */
         if (p->active[who])
             run_calls(p, who, p->calls[who]);
@@ -565,13 +557,46 @@ static void measure(problem *p, int reps, double *gflops)
             const int who = (rep + turn) % IMPLS; /* round rep starts with contender rep */
             if (p->active[who]) {
                 run_calls(p, who, 1); /* untimed: see measure's comment */
-                const double seconds = time_calls(p, who, p->calls[who]);
+                const double seconds = bench_time_loop(run_calls, p, who, p->calls[who]);
                 samples[who * reps + rep] = flops * (double)p->calls[who] / seconds * 1e-9;
             }
         }
     for (int who = 0; who < IMPLS; who++)
         gflops[who] = p->active[who] ? bench_median(samples + who * reps, reps) : NAN;
     free(samples);
+}
+
+/*
+ * The plans of a configuration: one made with code generation on (timed, and
+ * made a second time to time the cache: sketchmm/jit.h counts say whether a
+ * kernel was generated and then found), and one with it off.
+ */
+static void create_plans(const brgemm_desc *desc, problem *p)
+{
+    smm_jit_stats s0, s1, s2;
+    smm_jit_get_stats(&s0);
+    double t0 = bench_now_seconds();
+    smm_status s = brgemm_plan_create(desc, &p->plan);
+    p->create_new = bench_now_seconds() - t0;
+    if (s != SMM_OK)
+        fail_call("brgemm_plan_create", s);
+    smm_jit_get_stats(&s1);
+    brgemm_plan *again = NULL;
+    t0 = bench_now_seconds();
+    s = brgemm_plan_create(desc, &again);
+    p->create_hit = bench_now_seconds() - t0;
+    if (s != SMM_OK)
+        fail_call("brgemm_plan_create", s);
+    smm_jit_get_stats(&s2);
+    brgemm_plan_free(again);
+    p->generated = s1.generated == s0.generated + 1;
+    p->hit = s2.hits == s1.hits + 1 && s2.generated == s1.generated;
+    const int jit = smm_get_jit();
+    smm_set_jit(0);
+    s = brgemm_plan_create(desc, &p->plan_pre);
+    smm_set_jit(jit);
+    if (s != SMM_OK)
+        fail_call("brgemm_plan_create", s);
 }
 
 /*
@@ -583,12 +608,11 @@ static int run_configuration(const brgemm_config *cfg, problem *p, peer_blas *op
 {
     const brgemm_desc desc = { SMM_COL_MAJOR, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, p->stride_a, p->stride_b,
                                ALPHA, BETA };
-    smm_status s = brgemm_plan_create(&desc, &p->plan);
-    if (s != SMM_OK)
-        fail_call("brgemm_plan_create", s);
+    create_plans(&desc, p);
     for (int who = 0; who < IMPLS; who++)
         p->active[who] = 0;
     p->active[SMM] = cfg->strided;
+    p->active[SMM_PRE] = cfg->strided;
     p->active[SMM_PTR] = cfg->pointers;
     p->active[NAIVE] = 1;
     if (peer_blas_ready(openblas)) {
@@ -645,6 +669,63 @@ static int run_configuration(const brgemm_config *cfg, problem *p, peer_blas *op
     return 1;
 }
 
+/* What one ISA path's run learns besides the grid: plan creation times, and the cost of a call at 4x4x4. */
+typedef struct {
+    double *create_new, *create_hit; /* seconds, one per configuration that generated (found) its kernel */
+    int new_count, hit_count;
+    smm_jit_stats begin, end;        /* the library's counts around the run */
+    double call_ns[IMPLS];           /* 4x4x4, batch 1: ns per call (NaN: not measured) */
+} path_extras;
+
+#define OVERHEAD_MNK 4 /* the call-overhead target's product: 4x4x4, batch 1 */
+
+/* Record a configuration's plan creations. */
+static void note_creation(path_extras *x, const problem *p)
+{
+    if (p->generated)
+        x->create_new[x->new_count++] = p->create_new;
+    if (p->hit)
+        x->create_hit[x->hit_count++] = p->create_hit;
+}
+
+/* The call overhead: 4x4x4 at batch 1, every contender, ns per call from the median GFLOPS. */
+static int measure_call_overhead(const brgemm_config *cfg, peer_blas *openblas, path_extras *x)
+{
+    problem p;
+    memset(&p, 0, sizeof p);
+    allocate(&p, OVERHEAD_MNK, OVERHEAD_MNK, OVERHEAD_MNK, 1);
+    double gflops[IMPLS];
+    const int ok = run_configuration(cfg, &p, openblas, gflops);
+    const double flops = 2.0 * OVERHEAD_MNK * OVERHEAD_MNK * OVERHEAD_MNK;
+    for (int who = 0; who < IMPLS; who++)
+        x->call_ns[who] = ok && !isnan(gflops[who]) ? flops / gflops[who] : NAN;
+    release(&p);
+    return ok;
+}
+
+static void print_extras(path_extras *x, const int *shown)
+{
+    const double us_new = x->new_count > 0 ? 1e6 * bench_median(x->create_new, x->new_count) : NAN;
+    const double us_hit = x->hit_count > 0 ? 1e6 * bench_median(x->create_hit, x->hit_count) : NAN;
+    const int64_t generated = x->end.generated - x->begin.generated, hits = x->end.hits - x->begin.hits;
+    printf("\nCode generation: brgemm_plan_create of a new description %.1f us (median of %d, each writing a\n"
+           "kernel with both entry points and making it executable), of the same description again %.2f us\n"
+           "(median of %d, served from the cache); the library counted %lld kernels generated in %.1f us each\n"
+           "on average, %lld cache hits, %lld failures (target: <= 50 us per kernel).\n",
+           us_new, x->new_count, us_hit, x->hit_count, (long long)generated,
+           generated > 0 ? 1e6 * (x->end.generate_seconds - x->begin.generate_seconds) / (double)generated : NAN,
+           (long long)hits, (long long)(x->end.failed - x->begin.failed));
+    printf("Call overhead, %dx%dx%d batch 1 (ns per call):", OVERHEAD_MNK, OVERHEAD_MNK, OVERHEAD_MNK);
+    for (int who = 0; who < IMPLS; who++)
+        if (shown[who] && !isnan(x->call_ns[who]))
+            printf(" %s %.2f", impl_names[who], x->call_ns[who]);
+    const double ratio = x->call_ns[SMM] / x->call_ns[XSMM];
+    printf("; sketchmm / libxsmm %.2f", ratio);
+    if (!isnan(ratio))
+        printf(" (target <= 1.20: %s)", ratio <= 1.20 ? "met" : "NOT met");
+    printf("\n");
+}
+
 static int run_mode(void *config, FILE *csv)
 {
     const brgemm_config *cfg = config;
@@ -665,6 +746,8 @@ static int run_mode(void *config, FILE *csv)
 
     result_list results = { NULL, 0, 0 };
     int status = 0, ran_isa[BENCH_MAX_LIST] = { 0 };
+    static path_extras extras[BENCH_MAX_LIST];
+    const int grid = cfg->batch.count * cfg->m.count * cfg->n.count * cfg->k.count;
     static char plan_name[BENCH_MAX_LIST][512], isa_label[BENCH_MAX_LIST][32];
     for (int ii = 0; ii < cfg->isas.count; ii++) {
         plan_name[ii][0] = '\0';
@@ -676,6 +759,14 @@ static int run_mode(void *config, FILE *csv)
             break;
         }
         ran_isa[ii] = 1;
+        path_extras *x = &extras[ii];
+        x->create_new = malloc((size_t)grid * sizeof(double));
+        x->create_hit = malloc((size_t)grid * sizeof(double));
+        if (x->create_new == NULL || x->create_hit == NULL) {
+            bench_error("out of memory");
+            exit(BENCH_EXIT_FAILED);
+        }
+        smm_jit_get_stats(&x->begin);
         snprintf(isa_label[ii], sizeof isa_label[ii], "%s", bench_isa_name());
         printf("\nsketchmm ISA path: %s\n", isa_label[ii]);
         print_header(shown);
@@ -692,7 +783,9 @@ static int run_mode(void *config, FILE *csv)
                         allocate(&p, cfg->m.v[mi], cfg->n.v[ni], cfg->k.v[ki], cfg->batch.v[bi]);
                         result_row row = { ii, p.m, p.n, p.k, p.batch, { 0 } };
                         const bench_contention_mark before = bench_contention_now();
-                        if (!run_configuration(cfg, &p, openblas, row.gflops)) {
+                        const int ok = run_configuration(cfg, &p, openblas, row.gflops);
+                        note_creation(x, &p);
+                        if (!ok) {
                             status = BENCH_EXIT_FAILED;
                             release(&p);
                             continue;
@@ -707,6 +800,9 @@ static int run_mode(void *config, FILE *csv)
                                      brgemm_plan_name(p.plan));
                         release(&p);
                     }
+        smm_jit_get_stats(&x->end);
+        if (!measure_call_overhead(cfg, openblas, x))
+            status = BENCH_EXIT_FAILED;
     }
 
     for (int ii = 0; ii < cfg->isas.count; ii++) {
@@ -719,6 +815,9 @@ static int run_mode(void *config, FILE *csv)
         print_summary_block(&results, cfg, ii, shown, "Whole grid:", 0, 0, TARGET_MEAN_RATIO);
         print_summary_block(&results, cfg, ii, shown, "K = 1 only:", 1, 0, TARGET_K1_RATIO);
         print_summary_block(&results, cfg, ii, shown, "64x64x64:", 0, 1, 0.0);
+        print_extras(&extras[ii], shown);
+        free(extras[ii].create_new);
+        free(extras[ii].create_hit);
     }
     if (status != 0)
         printf("\nSome configurations were skipped: a contender gave a wrong result (see stderr).\n");

@@ -10,6 +10,7 @@
 extern const bench_mode bench_mode_sgemm;        /* exact_sgemm against OpenBLAS and BLIS (bench_sgemm.c) */
 extern const bench_mode bench_mode_sgemm_ladder; /* the SGEMM kernels of seed article 002 (bench_sgemm_ladder.c) */
 extern const bench_mode bench_mode_sgemm_padded; /* naive and tiled SGEMM, padded and unpadded (bench_sgemm_padded.c) */
+extern const bench_mode bench_mode_sgemm_small;  /* small products: generated and precompiled kernels (bench_sgemm_small.c) */
 extern const bench_mode bench_mode_probe;        /* peak FMA, xor+popcount and byte-shuffle throughput (bench_probe.c) */
 extern const bench_mode bench_mode_hamming;      /* Hamming all-pairs and top-k, pairs/s (bench_hamming.c) */
 extern const bench_mode bench_mode_encode;       /* sketch_encode speed and accuracy (bench_encode.c) */

@@ -68,6 +68,18 @@ void bench_print_run_end(FILE *out, bench_contention_mark run_start)
     bench_print_load(out, "End");
 }
 
+const char *bench_exact_config(void)
+{
+    static char text[SMM_CONFIG_TEXT];
+    smm_exact_config c;
+    const smm_status s = smm_exact_config_get(&c);
+    if (s != SMM_OK)
+        snprintf(text, sizeof text, "unavailable (%s)", smm_status_str(s));
+    else
+        smm_exact_config_describe(&c, text, sizeof text);
+    return text;
+}
+
 const char *bench_isa_name(void)
 {
     smm_isa isa;
@@ -108,6 +120,7 @@ int bench_print_setup(FILE *out)
         fprintf(out, "TSC: none on this architecture (flops/cycle unavailable)\n");
     fprintf(out, "sketchmm %s: ISA path %s, exact_sgemm kernel %s\n", smm_version(), smm_isa_name(isa),
             exact_sgemm_kernel_name());
+    fprintf(out, "Exact core configuration: %s\n", bench_exact_config());
     bench_print_load(out, "Start");
     return 0;
 }

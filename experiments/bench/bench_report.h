@@ -14,7 +14,8 @@ const char *bench_cpu_model(void);
 
 /*
  * Print the CPU, its logical CPU count, the TSC frequency, the sketchmm
- * version, ISA path and exact_sgemm kernel. Returns 0, or prints why the ISA
+ * version, ISA path, exact_sgemm kernel and the exact core's configuration
+ * (bench_exact_config). Returns 0, or prints why the ISA
  * selection failed (SKETCHMM_ISA naming a missing path) and returns 1.
  */
 int bench_print_setup(FILE *out);
@@ -35,6 +36,13 @@ void bench_print_run_end(FILE *out, bench_contention_mark run_start);
 
 /* Print a contention share (0..1) as a percentage in width characters ("-" when unknown). */
 void bench_print_share(FILE *out, double share, int width);
+
+/*
+ * The exact core's configuration on the current ISA path, one line
+ * (smm_exact_config_describe: kernel, blocks, source: tuned file, model or
+ * table), so every figure says which exact_sgemm it was measured with.
+ */
+const char *bench_exact_config(void);
 
 /* The ISA path name in use ("unavailable" when the selection failed). */
 const char *bench_isa_name(void);

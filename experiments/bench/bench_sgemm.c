@@ -30,6 +30,7 @@
 #include "bench_report.h"
 #include "bench_timing.h"
 #include "fma_probe.h"
+#include "kernel_probe.h"
 #include "peer_blas.h"
 #include "sketchmm.h"
 
@@ -523,8 +524,14 @@ static void report(const sgemm_problem *p, int threads, const sgemm_result *r, d
     bench_csv_number(csv, r->difference[1 + PEER_OPENBLAS]);
     bench_csv_number(csv, r->difference[1 + PEER_BLIS]);
     bench_csv_number(csv, others);
-    fprintf(csv, ",%s,%s,%s,%s\n", bench_isa_name(), exact_sgemm_kernel_name(), peer_blas_kernel(p->peers[PEER_OPENBLAS]),
-            peer_blas_kernel(p->peers[PEER_BLIS]));
+    fprintf(csv, ",%s,%s,%s,%s,\"", bench_isa_name(), exact_sgemm_kernel_name(),
+            peer_blas_kernel(p->peers[PEER_OPENBLAS]), peer_blas_kernel(p->peers[PEER_BLIS]));
+    for (const char *q = bench_exact_config(); *q; q++) { /* one quoted field: its quotes doubled */
+        if (*q == '"')
+            fputc('"', csv);
+        fputc(*q, csv);
+    }
+    fprintf(csv, "\"\n");
     fflush(csv);
 }
 
@@ -687,6 +694,16 @@ static int run_mode(void *config, FILE *csv)
     }
     double peaks[BENCH_MAX_LIST];
     measure_peaks(cfg, peaks);
+    /* the ceiling the micro-kernel itself sets, against the one-thread FMA peak of the same run */
+    const double ceiling = kernel_probe_gflops();
+    if (ceiling > 0.0) {
+        const double single = peak_width() >= 0 ? fma_probe_gflops((fma_probe_width)peak_width(), 1) : 0.0;
+        printf("Ceiling (micro-kernel %s alone, kc %lld, panels in cache, 1 thread): %.1f GFLOPS", kernel_probe_name(),
+               kernel_probe_kc(), ceiling);
+        if (single > 0.0)
+            printf(" = %.1f%% of the 1-thread FMA peak measured now (%.1f)", 100.0 * ceiling / single, single);
+        printf("\n");
+    }
     if (cfg->reps == 0)
         printf("Repetitions: %d (%d for shapes with m*n*k >= 4096^3), --reps not given\n", DEFAULT_REPS,
                HUGE_SHAPE_REPS);
@@ -766,8 +783,9 @@ const bench_mode bench_mode_sgemm = {
     .csv_header = "m,n,k,layout,trans,threads,reps,batch,seconds_exact,seconds_openblas,seconds_blis,gflops_exact,"
                   "gflops_openblas,gflops_blis,ratio_exact_openblas,ratio_exact_blis,ratio_spread_openblas,"
                   "ratio_spread_blis,peak_gflops,fraction_of_peak,"
-                  "rel_diff_openblas,rel_diff_blis,other_cpu_share,isa,exact_kernel,openblas_core,blis_arch\n",
-    .csv_rows = "configuration (all numbers, kernels,\nOpenBLAS core, BLIS arch, ISA path)",
+                  "rel_diff_openblas,rel_diff_blis,other_cpu_share,isa,exact_kernel,openblas_core,blis_arch,"
+                  "exact_config\n",
+    .csv_rows = "configuration (all numbers, kernels,\nOpenBLAS core, BLIS arch, ISA path, the exact core's configuration)",
     .after_option = after_option,
     .check = check_options,
     .run = run_mode,

@@ -123,3 +123,24 @@ bench_sample bench_measure(bench_action run, bench_action reset, void *context, 
     free(cycles);
     return result;
 }
+
+double bench_time_loop(bench_loop loop, const void *context, int who, int64_t calls)
+{
+    const double t0 = bench_now_seconds();
+    loop(context, who, calls);
+    return bench_now_seconds() - t0;
+}
+
+int64_t bench_calibrate_loop(bench_loop loop, const void *context, int who, double min_seconds)
+{
+    int64_t calls = 1;
+    for (;;) {
+        const double a = bench_time_loop(loop, context, who, calls), b = bench_time_loop(loop, context, who, calls);
+        const double elapsed = a < b ? a : b;
+        if (elapsed >= min_seconds)
+            return calls;
+        double grow = elapsed > 0.0 ? 1.25 * min_seconds / elapsed : 16.0;
+        grow = grow < 2.0 ? 2.0 : grow > 16.0 ? 16.0 : grow;
+        calls = (int64_t)ceil((double)calls * grow);
+    }
+}

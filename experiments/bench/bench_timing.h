@@ -55,4 +55,17 @@ typedef void (*bench_action)(void *context);
 #define BENCH_WARMUP_SECONDS 0.02
 bench_sample bench_measure(bench_action run, bench_action reset, void *context, int warmups, int reps);
 
+/* A contender's loop: `calls` calls of contender `who` on the problem in context. */
+typedef void (*bench_loop)(const void *context, int who, int64_t calls);
+
+/* Wall seconds of one run of loop(context, who, calls). */
+double bench_time_loop(bench_loop loop, const void *context, int who, int64_t calls);
+
+/*
+ * Calls per timed sample: the count grows until the faster of two timed loops
+ * lasts min_seconds (the faster: a preempted loop would stop the growth too
+ * early). Warms the contender up on the way.
+ */
+int64_t bench_calibrate_loop(bench_loop loop, const void *context, int who, double min_seconds);
+
 #endif /* SKETCHMM_BENCH_TIMING_H */

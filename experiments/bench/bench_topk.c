@@ -3,14 +3,15 @@
  * products of each of m query vectors with n database vectors (default: the
  * 10,000 Fashion-MNIST test images against the 60,000 training images,
  * k = 784), by sketchmm's exact_topk and approximate plans, against
- * OpenBLAS computing the same blocks of scores and FAISS.
+ * OpenBLAS computing the same blocks of scores, FAISS and hnswlib.
  *
  * Contenders, all with --threads threads:
  *   exact_topk        sketchmm's exact reference (exact_sgemm blocks + a
  *                     streaming per-row selection).
  *   openblas blocks   the same computation with OpenBLAS's cblas_sgemm in
- *                     place of exact_sgemm: tasks of block_rows() rows (256
- *                     at k = 784), blocks of 2048 columns, one
+ *                     place of exact_sgemm: exact_topk's blocks (its
+ *                     configuration's rows per task and columns per block,
+ *                     exact_topk_block; 256 x 2048 untuned at k = 784), one
  *                     single-threaded SGEMM per block and
  *                     the rows' selections fed from it while it is in the
  *                     cache, the column split of topk_stream when the row
@@ -25,6 +26,11 @@
  *                     scan picks the candidates, exact inner products
  *                     re-rank them. Creation: training on the database and
  *                     adding it.
+ *   hnswlib           an HNSW graph (hnswlib, M = --hnsw-m, ef_construction
+ *                     = --hnsw-efc) over the database reduced to L2 by the
+ *                     MIPS-to-nearest-neighbour reduction (hnsw_peer_bridge.h),
+ *                     searched at every ef of --hnsw-ef (the cand column).
+ *                     Creation: building the graph.
  *   sketchmm methods  approx_plan_create on the database (creation), then
  *                     approx_plan_topk with the given candidates (queries).
  *
@@ -49,10 +55,15 @@
 #include "bench_modes.h"
 #include "bench_report.h"
 #include "approx/approx_select.h"
+#include "approx/exact_topk.h"
 #include "bench_timing.h"
 #include "cli_args.h"
 #include "data/dataset.h"
 #include "faiss_peer.h"
+#include "hnsw_peer.h"
+#ifdef SKETCHMM_HAVE_HNSWLIB
+#include "hnsw_peer_bridge.h"
+#endif
 #include "peer_blas.h"
 #include "topk_recall.h"
 #include "sketchmm.h"
@@ -65,12 +76,12 @@
 #define DEFAULT_THREADS 2
 #define DEFAULT_REPS 3
 #define SETTLE_SECONDS 0.03     /* pause before each timed call (idle OpenMP / BLAS threads stop spinning) */
-#define BLOCK_COLS 2048         /* approx/topk_stream.h: TOPK_STREAM_COLS */
 #define MAX_BLOCK_ROWS 4096     /* --ob-rows */
 #define SPLIT_BYTES (256.0 * 1024 * 1024) /* topk_stream's cap on the column split's partial lists */
 #define MAX_METHOD_VALUE 64     /* sketch_method values tried when a name is looked up */
 #define SEED_QUERIES 1          /* --dataset gaussian */
 #define SEED_DATABASE 2
+#define HNSW_SEED 100           /* hnswlib's level generator (its own default) */
 
 static const char *const dataset_names[] = { "fashion-mnist", "gaussian", NULL };
 enum { DATA_FASHION_MNIST = 0, DATA_GAUSSIAN = 1 };
@@ -93,20 +104,19 @@ typedef struct {
     const char *methods;  /* NULL: default_methods */
     bench_int_list candidates, faiss_pq;
     int64_t faiss_build_threads; /* 0: --threads */
-    int64_t ob_rows;             /* rows per task of openblas blocks; 0: block_rows(k) */
+    int64_t ob_rows;             /* rows per task of openblas blocks; 0: exact_topk's */
+    bench_int_list hnsw_ef;      /* hnswlib's search breadths (empty: no hnswlib rows) */
+    int64_t hnsw_m, hnsw_efc;
     /* from them */
     method_spec specs[BENCH_MAX_LIST];
     int nspecs;
 } topk_config;
 
-/*
- * Rows per task of exact_topk's stream: topk_stream_rows(dim) of
- * approx/topk_stream.h (not public API), copied here: 64 rows for dot
- * products of length <= 64, 128 up to 256, else 256. Keep the two alike.
- */
-static int64_t block_rows(int64_t dim)
+/* exact_topk's block of scores for products of length dim on the current path (approx/exact_topk.h). */
+static topk_shape exact_block(int64_t dim)
 {
-    return dim <= 64 ? 64 : dim <= 256 ? 128 : 256;
+    const int isa = smm_isa_now();
+    return exact_topk_block(isa > 0 ? (smm_isa)isa : SMM_ISA_SCALAR, dim);
 }
 
 static void describe(FILE *out)
@@ -115,12 +125,15 @@ static void describe(FILE *out)
         "  The top-%d inner products of each of m queries against n database vectors (k = %d):\n"
         "  Fashion-MNIST test images (queries) against training images (database), or i.i.d.\n"
         "  N(0, 1) vectors of the same shapes (--dataset gaussian, the hard case). Contenders, each\n"
-        "  on --threads threads: exact_topk; 'openblas blocks', the same %dx%d blocks of scores\n"
+        "  on --threads threads: exact_topk; 'openblas blocks', the same %lldx%lld blocks of scores\n"
         "  from OpenBLAS cblas_sgemm (single-threaded per block, the threads sharing the blocks) with\n"
         "  the same streaming selection, sketchmm's own (approx_select.h, same ISA path); FAISS\n"
         "  IndexFlatIP and IndexRefineFlat(IndexPQFastScan(M, 4 bits, inner product)) with\n"
-        "  k_factor = candidates / %d (when FAISS was built in); and the sketchmm methods of\n"
-        "  --methods through approx_plan_create (creation) and approx_plan_topk (queries).\n"
+        "  k_factor = candidates / %d (when FAISS was built in); hnswlib's HNSW graph over the\n"
+        "  database reduced to L2 (x' = [x, sqrt(R^2 - |x|^2)], q' = [q, 0], R the largest norm),\n"
+        "  searched at each ef of --hnsw-ef (the cand column; when hnswlib was built in); and the\n"
+        "  sketchmm methods of --methods through approx_plan_create (creation) and\n"
+        "  approx_plan_topk (queries).\n"
         "  exact_topk and openblas blocks alternate within each of --reps rounds; the ratio of\n"
         "  their times is the median of the per-round ratios ('+-': half their interquartile range).\n"
         "  Table: median seconds of creation and of the queries, one-shot = their sum, speedup =\n"
@@ -129,7 +142,8 @@ static void describe(FILE *out)
         "  recall@%d as the sweep reports it (experiments/topk_recall.h): a returned column counts\n"
         "  when its inner product (in double, rounded to float) is at least the row's %dth largest\n"
         "  exact one, so ties count as hits. Each timed call follows a %g ms pause.\n",
-        TOPK, DIM, (int)block_rows(DIM), BLOCK_COLS, TOPK, TOPK, TOPK, SETTLE_SECONDS * 1e3);
+        TOPK, DIM, (long long)exact_block(DIM).rows, (long long)exact_block(DIM).cols, TOPK, TOPK, TOPK,
+        SETTLE_SECONDS * 1e3);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -227,6 +241,12 @@ static int check_options(void *config)
         if (cfg->candidates.v[c] > cfg->n)
             return bench_usage_error("--candidates: %lld is more than --n %lld", (long long)cfg->candidates.v[c],
                                      (long long)cfg->n);
+    for (int q = 0; q < cfg->hnsw_ef.count; q++) {
+        if (cfg->hnsw_ef.v[q] == 0 && cfg->hnsw_ef.count > 1)
+            return bench_usage_error("--hnsw-ef: 0 (no hnswlib rows) stands alone");
+        if (cfg->hnsw_ef.v[q] == 0)
+            cfg->hnsw_ef.count = 0;
+    }
     for (int q = 0; q < cfg->faiss_pq.count; q++) {
         if (cfg->faiss_pq.v[q] == 0 && cfg->faiss_pq.count > 1)
             return bench_usage_error("--faiss-pq: 0 (no PQ contender) stands alone");
@@ -291,14 +311,15 @@ typedef struct {
     smm_isa isa; /* the selection's kernels: sketchmm's own path */
     int threads;
     int64_t rows; /* per task */
+    int64_t cols; /* per block */
 } openblas_blocks;
 
 /* 0 on success, -1 when memory ran out. */
 static int openblas_blocks_topk(const openblas_blocks *ob, const topk_problem *p, int64_t *idx, float *val)
 {
-    const int64_t m = p->m, n = p->n, k = p->k, r = TOPK, RB = ob->rows;
-    const int64_t row_blocks = (m + RB - 1) / RB, col_blocks = (n + BLOCK_COLS - 1) / BLOCK_COLS;
-    const int64_t task_rows = m < RB ? m : RB, block_cols = n < BLOCK_COLS ? n : BLOCK_COLS;
+    const int64_t m = p->m, n = p->n, k = p->k, r = TOPK, RB = ob->rows, CB = ob->cols;
+    const int64_t row_blocks = (m + RB - 1) / RB, col_blocks = (n + CB - 1) / CB;
+    const int64_t task_rows = m < RB ? m : RB, block_cols = n < CB ? n : CB;
     const int64_t cap = top_select_capacity(r), kept_r = r < n ? r : n;
     int64_t csplit = 1;
     if (row_blocks < 2 * (int64_t)ob->threads) {
@@ -339,7 +360,7 @@ static int openblas_blocks_topk(const openblas_blocks *ob, const topk_problem *p
             for (int64_t row = 0; row < rows; row++)
                 top_select_init(&sel[row], bufs + row * cap, r, ob->isa);
             for (int64_t cb = cb0; cb < cb1; cb++) {
-                const int64_t j0 = cb * BLOCK_COLS, cols = n - j0 < BLOCK_COLS ? n - j0 : BLOCK_COLS;
+                const int64_t j0 = cb * CB, cols = n - j0 < CB ? n - j0 : CB;
                 /* scores(i, j) = <a_i, b_j>: A (rows x k) times B's rows j0.. transposed */
                 ob->sgemm(101 /* CblasRowMajor */, 111 /* CblasNoTrans */, 112 /* CblasTrans */, (int)rows,
                           (int)cols, (int)k, 1.0f, p->A + i0 * k, (int)k, p->B + j0 * k, (int)k, 0.0f, block,
@@ -504,8 +525,9 @@ static double run_exact_and_openblas(const topk_config *cfg, const topk_problem 
     const int reps = (int)cfg->reps;
     const int with_ob = peer_blas_ready(openblas);
     const int isa_now = smm_isa_now();
+    const topk_shape block = exact_block(p->k);
     openblas_blocks ob = { peer_blas_sgemm(openblas), isa_now > 0 ? (smm_isa)isa_now : SMM_ISA_SCALAR,
-                           (int)cfg->threads, cfg->ob_rows > 0 ? cfg->ob_rows : block_rows(p->k) };
+                           (int)cfg->threads, cfg->ob_rows > 0 ? cfg->ob_rows : block.rows, block.cols };
     const char *scan_name = top_select_kernels_for(ob.isa)->head.name;
     if (with_ob)
         peer_blas_set_threads(openblas, 1); /* one SGEMM per block on each of the bench's threads */
@@ -560,8 +582,8 @@ static double run_exact_and_openblas(const topk_config *cfg, const topk_problem 
     }
     if (with_ob)
         printf("%-19s time exact_topk / openblas blocks: %.3f +- %.3f (median of %d per-round ratios; "
-               "target: <= 1.1); openblas blocks: %lld x %d, selection scan %s\n",
-               "", ratio_median, ratio_spread, reps, (long long)ob.rows, BLOCK_COLS, scan_name);
+               "target: <= 1.1); openblas blocks: %lld x %lld, selection scan %s\n",
+               "", ratio_median, ratio_spread, reps, (long long)ob.rows, (long long)ob.cols, scan_name);
     else
         printf("%-19s openblas blocks left out: %s\n", "", peer_blas_status(openblas));
     fflush(stdout);
@@ -638,54 +660,61 @@ static void run_method(const topk_config *cfg, const topk_problem *p, const meth
 }
 
 /*
- * One FAISS index kind (and M for PQ): each round builds the index (timed:
- * creation) and searches it once per candidates count (timed: queries).
+ * A peer's index: how to build it over the database and search it with the
+ * search parameter of row c (FAISS PQ: candidates; hnswlib: ef).
  */
-static void run_faiss(const topk_config *cfg, const topk_problem *p, faiss_peer *faiss, int kind, int64_t pq_m,
-                      double exact_query, topk_out *out, FILE *csv, int *status)
+typedef struct {
+    const char *contender;
+    char params[48];
+    int nsearch;               /* rows: searches per built index */
+    const int64_t *search_arg; /* per row, the candidates column (NULL: 0, not applicable) */
+    void *(*build)(const void *ctx, const topk_problem *p, char *err, size_t err_size);
+    int (*search)(const void *ctx, void *index, const topk_problem *p, int64_t arg, int64_t *idx, char *err,
+                  size_t err_size);
+    void (*free_index)(const void *ctx, void *index);
+    const void *ctx;
+} peer_index;
+
+/* A peer: each round builds the index (timed: creation) and searches it once per row (timed: queries). */
+static void run_peer(const topk_config *cfg, const topk_problem *p, const peer_index *peer, double exact_query,
+                     topk_out *out, FILE *csv, int *status)
 {
-    const int reps = (int)cfg->reps;
-    const int ncand = kind == FAISS_PEER_FLAT_IP ? 1 : cfg->candidates.count;
+    const int reps = (int)cfg->reps, ns = peer->nsearch;
     double *t_create = calloc((size_t)reps, sizeof(double));
-    double *t_query = calloc((size_t)(reps * ncand), sizeof(double));
-    double *recall = calloc((size_t)ncand, sizeof(double));
-    float *D = malloc((size_t)(p->m * TOPK) * sizeof(float));
-    if (t_create == NULL || t_query == NULL || recall == NULL || D == NULL) {
+    double *t_query = calloc((size_t)(reps * ns), sizeof(double));
+    double *recall = calloc((size_t)ns, sizeof(double));
+    if (t_create == NULL || t_query == NULL || recall == NULL) {
         bench_error("out of memory");
         exit(BENCH_EXIT_FAILED);
     }
-    char params[48] = "-", err[512] = "";
-    if (kind != FAISS_PEER_FLAT_IP)
-        snprintf(params, sizeof params, "M=%lld", (long long)pq_m);
+    char err[512] = "";
     const bench_contention_mark before = bench_contention_now();
     int failed = 0;
     for (int rep = 0; rep < reps && !failed; rep++) {
         settle();
         double t0 = bench_now_seconds();
-        void *index = faiss_peer_build(faiss, kind, p->k, p->n, p->B, pq_m, (int)cfg->faiss_build_threads, err,
-                                       sizeof err);
+        void *index = peer->build(peer->ctx, p, err, sizeof err);
         t_create[rep] = bench_now_seconds() - t0;
         if (index == NULL) {
             failed = 1;
             break;
         }
-        for (int c = 0; c < ncand && !failed; c++) {
-            const double k_factor = kind == FAISS_PEER_FLAT_IP ? 1.0 : (double)cfg->candidates.v[c] / TOPK;
+        for (int c = 0; c < ns && !failed; c++) {
+            const int64_t arg = peer->search_arg != NULL ? peer->search_arg[c] : 0;
             settle();
             t0 = bench_now_seconds();
-            failed = faiss_peer_search(faiss, index, p->m, p->A, TOPK, k_factor, D, out->idx, err, sizeof err) != 0;
+            failed = peer->search(peer->ctx, index, p, arg, out->idx, err, sizeof err) != 0;
             t_query[c * reps + rep] = bench_now_seconds() - t0;
             if (!failed && rep == reps - 1)
                 recall[c] = recall_of(p, out->idx);
         }
-        faiss_peer_index_free(faiss, index);
+        peer->free_index(peer->ctx, index);
     }
     const double others = bench_contention_others(before, bench_contention_now());
     const double create = bench_median(t_create, reps);
-    for (int c = 0; c < ncand; c++) {
+    for (int c = 0; c < ns; c++) {
         topk_row row;
-        row_init(&row, kind == FAISS_PEER_FLAT_IP ? "faiss flat_ip" : "faiss pq_fs+rf", params,
-                 kind == FAISS_PEER_FLAT_IP ? 0 : cfg->candidates.v[c]);
+        row_init(&row, peer->contender, peer->params, peer->search_arg != NULL ? peer->search_arg[c] : 0);
         if (failed) {
             row.failure = err;
             *status = BENCH_EXIT_FAILED;
@@ -702,8 +731,89 @@ static void run_faiss(const topk_config *cfg, const topk_problem *p, faiss_peer 
     free(t_create);
     free(t_query);
     free(recall);
-    free(D);
 }
+
+/* FAISS: one index kind, and M for PQ. */
+typedef struct {
+    faiss_peer *faiss;
+    int kind;
+    int64_t pq_m;
+    int build_threads;
+    float *D; /* m x TOPK: FAISS's inner products (unused: recall recomputes them) */
+} faiss_ctx;
+
+static void *faiss_build(const void *ctx, const topk_problem *p, char *err, size_t err_size)
+{
+    const faiss_ctx *f = ctx;
+    return faiss_peer_build(f->faiss, f->kind, p->k, p->n, p->B, f->pq_m, f->build_threads, err, err_size);
+}
+
+static int faiss_search(const void *ctx, void *index, const topk_problem *p, int64_t candidates, int64_t *idx,
+                        char *err, size_t err_size)
+{
+    const faiss_ctx *f = ctx;
+    const double k_factor = f->kind == FAISS_PEER_FLAT_IP ? 1.0 : (double)candidates / TOPK;
+    return faiss_peer_search(f->faiss, index, p->m, p->A, TOPK, k_factor, f->D, idx, err, err_size);
+}
+
+static void faiss_free_index(const void *ctx, void *index)
+{
+    faiss_peer_index_free(((const faiss_ctx *)ctx)->faiss, index);
+}
+
+static void run_faiss(const topk_config *cfg, const topk_problem *p, faiss_peer *faiss, int kind, int64_t pq_m,
+                      double exact_query, topk_out *out, FILE *csv, int *status)
+{
+    faiss_ctx f = { faiss, kind, pq_m, (int)cfg->faiss_build_threads, malloc((size_t)(p->m * TOPK) * sizeof(float)) };
+    if (f.D == NULL) {
+        bench_error("out of memory");
+        exit(BENCH_EXIT_FAILED);
+    }
+    const int flat = kind == FAISS_PEER_FLAT_IP;
+    peer_index peer = { flat ? "faiss flat_ip" : "faiss pq_fs+rf", "-", flat ? 1 : cfg->candidates.count,
+                        flat ? NULL : cfg->candidates.v, faiss_build, faiss_search, faiss_free_index, &f };
+    if (!flat)
+        snprintf(peer.params, sizeof peer.params, "M=%lld", (long long)pq_m);
+    run_peer(cfg, p, &peer, exact_query, out, csv, status);
+    free(f.D);
+}
+
+#ifdef SKETCHMM_HAVE_HNSWLIB
+/* hnswlib: one graph (M, ef_construction), searched at every ef of --hnsw-ef. */
+typedef struct {
+    int64_t M, ef_construction;
+    int threads;
+} hnsw_ctx;
+
+static void *hnsw_build(const void *ctx, const topk_problem *p, char *err, size_t err_size)
+{
+    const hnsw_ctx *h = ctx;
+    return smm_hnsw_bridge_build(p->k, p->n, p->B, h->M, h->ef_construction, HNSW_SEED, h->threads, err, err_size);
+}
+
+static int hnsw_search(const void *ctx, void *index, const topk_problem *p, int64_t ef, int64_t *idx, char *err,
+                       size_t err_size)
+{
+    const hnsw_ctx *h = ctx;
+    return smm_hnsw_bridge_search(index, p->m, p->A, TOPK, ef, h->threads, idx, err, err_size);
+}
+
+static void hnsw_free_index(const void *ctx, void *index)
+{
+    (void)ctx;
+    smm_hnsw_bridge_free(index);
+}
+
+static void run_hnsw(const topk_config *cfg, const topk_problem *p, double exact_query, topk_out *out, FILE *csv,
+                     int *status)
+{
+    const hnsw_ctx h = { cfg->hnsw_m, cfg->hnsw_efc, (int)cfg->threads };
+    peer_index peer = { "hnswlib", "", cfg->hnsw_ef.count, cfg->hnsw_ef.v, hnsw_build, hnsw_search,
+                        hnsw_free_index, &h };
+    snprintf(peer.params, sizeof peer.params, "M=%lld efc=%lld", (long long)h.M, (long long)h.ef_construction);
+    run_peer(cfg, p, &peer, exact_query, out, csv, status);
+}
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Mode                                                                     */
@@ -767,6 +877,13 @@ static int run_mode(void *config, FILE *csv)
     } else {
         printf("%-19s %s\n", "", faiss_peer_status(faiss));
     }
+    if (cfg->hnsw_ef.count > 0) {
+        printf("%-19s %s\n", "", hnsw_peer_status());
+#ifdef SKETCHMM_HAVE_HNSWLIB
+        if (hnsw_peer_ready())
+            run_hnsw(cfg, &p, exact_query, &out, csv, &status);
+#endif
+    }
 
     for (int sp = 0; sp < cfg->nspecs; sp++)
         for (int c = 0; c < cfg->candidates.count; c++)
@@ -821,6 +938,14 @@ static const bench_option options[] = {
       .lo = 0, .hi = DIM, BENCH_DEFAULTS(98, 196), .wants = "PQ subspace counts",
       .help = "M of FAISS's IndexPQFastScan (4 bits each; divisors of 784; 0: none;\n"
               "default {default})" },
+    { .name = "hnsw-ef", .arg = "LIST", .kind = BENCH_INT_LIST, .offset = offsetof(topk_config, hnsw_ef),
+      .lo = 0, .hi = MAX_ROWS, BENCH_DEFAULTS(10, 20, 40, 80, 160, 320), .wants = "search breadths",
+      .help = "search breadths ef of hnswlib's HNSW graph, one row each (the table's\n"
+              "cand column; below 10 searches with 10; 0: no hnswlib rows; default {default})" },
+    { .name = "hnsw-m", .arg = "M", .kind = BENCH_INT, .offset = offsetof(topk_config, hnsw_m), .lo = 2, .hi = 256,
+      .def = 16, .wants = "a link count", .help = "hnswlib's links per node M (default {default})" },
+    { .name = "hnsw-efc", .arg = "EF", .kind = BENCH_INT, .offset = offsetof(topk_config, hnsw_efc), .lo = 1,
+      .hi = 65536, .def = 200, .wants = "a breadth", .help = "hnswlib's ef_construction (default {default})" },
     { .name = "ob-rows", .arg = "R", .kind = BENCH_INT, .offset = offsetof(topk_config, ob_rows), .lo = 0,
       .hi = MAX_BLOCK_ROWS, .def = 0, .wants = "a row count",
       .help = "rows per task of openblas blocks (default 0: exact_topk's, 256 at k = 784)" },
@@ -834,11 +959,12 @@ static const bench_option options[] = {
 
 const bench_mode bench_mode_topk = {
     .name = "topk",
-    .summary = "top-10 inner products: exact_topk, approximate plans, OpenBLAS blocks, FAISS (recall, seconds)",
+    .summary = "top-10 inner products: exact_topk, approximate plans, OpenBLAS blocks, FAISS, hnswlib (recall, seconds)",
     .options = options,
     .config_size = sizeof(topk_config),
     .describe = describe,
-    .notes = "OpenBLAS (opened at run time) and FAISS (a bridge module built when libfaiss-dev was found)\n"
+    .notes = "OpenBLAS (opened at run time), FAISS (a bridge module built when libfaiss-dev was found) and\n"
+             "hnswlib (a bridge built when libhnswlib-dev was found, run on AVX-512 CPUs)\n"
              "are left out when absent or when SKETCHMM_BENCH_NO_PEERS=1. OPENBLAS_CORETYPE chooses\n"
              "OpenBLAS's kernels, for the openblas blocks and for FAISS's BLAS alike.",
     .csv_header = "dataset,m,n,k,threads,reps,contender,params,candidates,recall,create_seconds,query_seconds,"

@@ -7,10 +7,14 @@
  * 4 * M * N read for identity and ReLU (zero reads nothing). A repetition is
  * enough back-to-back calls to last >= MIN_REP_SECONDS (small matrices take
  * well under a microsecond), timed as one; the table shows the median
- * repetition divided by its call count. 'x copy' is a row's GiB/s over the
- * plain identity (copy) at the same size, threads and path: the transposes'
- * target is >= 0.5 at the large sizes. Before timing, each contender's result
- * is checked against a plain loop.
+ * repetition divided by its call count. Every call is measured twice, with
+ * code generation on (the generated kernels) and off (the precompiled ones),
+ * in alternation within each repetition; 'gen/pre' is the ratio of the two
+ * (target >= 1 at 512 and 2048). 'x copy' is a row's GiB/s over the plain
+ * identity (copy) at the same size, threads and path, generated and
+ * precompiled apart: the transposes' target is >= 0.5 at the large sizes.
+ * Before timing, each contender's result is checked against a plain loop,
+ * both ways.
  */
 #include <math.h>
 #include <stddef.h>
@@ -45,9 +49,11 @@ static void describe(FILE *out)
         "  Bandwidth of unary_apply (sketchmm/unary.h): zero, identity and relu, plain and\n"
         "  transposed ('_t'), on M = N square matrices. GiB/s counts bytes read + written\n"
         "  (zero: written only). Each repetition runs enough calls to last >= %.0f us; the table\n"
-        "  shows the median over --reps repetitions per call. 'x copy' is the speed over the plain\n"
-        "  identity (copy) at the same size, threads and ISA path (transposes: target >= 0.5 at\n"
-        "  512 and 2048). Every contender's result is checked against a plain loop first.\n"
+        "  shows the median over --reps repetitions per call, with code generation on ('generated')\n"
+        "  and off ('precomp', the precompiled kernels) in alternation; 'gen/pre' is their ratio\n"
+        "  (target >= 1 at 512 and 2048). 'x copy' is the speed over the plain identity (copy) at\n"
+        "  the same size, threads and ISA path (transposes: target >= 0.5 at 512 and 2048). Every\n"
+        "  contender's result is checked against a plain loop first, both ways.\n"
         "  Both matrices are 64-byte aligned; with --pad 0 and M a multiple of 16 large transposes\n"
         "  write B with non-temporal stores.\n"
         "  'other%%' is the share of the machine's CPU time other processes used during the row.\n",
@@ -133,11 +139,19 @@ static int run_mode(void *config, FILE *csv)
     }
     memset(B, 0, max_elems * sizeof(float)); /* first touch before timing */
 
-    printf("Unary primitives, %s-major, leading dimension = M + %lld, %d reps of >= %.0f us, medians.\n",
+    printf("Unary primitives, %s-major, leading dimension = M + %lld, %d reps of >= %.0f us, medians;\n"
+           "'generated': code generation on, 'precomp': off (the same calls, in alternation).\n",
            layout == SMM_ROW_MAJOR ? "row" : "column", (long long)cfg->pad, reps, MIN_REP_SECONDS * 1e6);
-    printf("\n%5s %3s %-13s %-11s %9s %11s %7s %6s\n", "M=N", "thr", "kernel", "op", "GiB/s", "us/call", "x copy",
-           "other%");
+    printf("\n%5s %3s %-8s %-11s %10s %10s %7s %8s %8s %11s %6s\n", "M=N", "thr", "path", "op", "generated",
+           "precomp", "gen/pre", "x copy", "x copy", "us/call", "other%");
+    printf("%5s %3s %-8s %-11s %10s %10s %7s %8s %8s %11s %6s\n", "", "", "", "", "GiB/s", "GiB/s", "", "gen",
+           "pre", "gen", "");
     int status = 0;
+    double *samples = malloc(2 * (size_t)reps * sizeof *samples);
+    if (samples == NULL) {
+        bench_error("out of memory");
+        status = BENCH_EXIT_FAILED;
+    }
     for (int ii = 0; ii < cfg->isas.count && status == 0; ii++) {
         const int selected = bench_select_isa(cfg->isas.v[ii], "");
         if (selected == 0)
@@ -146,7 +160,11 @@ static int run_mode(void *config, FILE *csv)
             status = BENCH_EXIT_FAILED;
             break;
         }
-        const char *kernel = unary_kernel_name();
+        const char *path = bench_isa_name();
+        smm_set_jit(1);
+        const char *gen_kernel = unary_kernel_name();
+        smm_set_jit(0);
+        printf("(%s: generated kernels %s, precompiled %s)\n", path, gen_kernel, unary_kernel_name());
         for (int si = 0; si < cfg->sizes.count && status == 0; si++) {
             const int64_t n = cfg->sizes.v[si], ld = n + cfg->pad;
             for (int ti = 0; ti < cfg->threads.count && status == 0; ti++) {
@@ -156,39 +174,55 @@ static int run_mode(void *config, FILE *csv)
                     status = BENCH_EXIT_FAILED;
                     break;
                 }
-                double copy_gib = NAN;
-                for (int ci = 0; ci < NCONTENDERS; ci++) {
+                double copy_gib[2] = { NAN, NAN };
+                for (int ci = 0; ci < NCONTENDERS && status == 0; ci++) {
                     unary_call u = { &contenders[ci], layout, n, ld, 1, A, B };
-                    memset(B, 0xFF, (size_t)(n * ld) * sizeof(float)); /* NaNs: a missed element shows */
-                    run_action(&u);
-                    if (!verify(&u)) {
-                        bench_error("%s on %s (%lld, %d threads) gave a wrong result",
-                                    u.c->name, kernel, (long long)n, threads);
-                        status = BENCH_EXIT_FAILED;
-                        break;
+                    for (int jit = 1; jit >= 0; jit--) {
+                        smm_set_jit(jit);
+                        memset(B, 0xFF, (size_t)(n * ld) * sizeof(float)); /* NaNs: a missed element shows */
+                        run_action(&u);
+                        if (!verify(&u)) {
+                            bench_error("%s on %s (%lld, %d threads, code generation %s) gave a wrong result",
+                                        u.c->name, path, (long long)n, threads, jit ? "on" : "off");
+                            status = BENCH_EXIT_FAILED;
+                        }
                     }
+                    if (status != 0)
+                        break;
                     /* calls per repetition: enough for MIN_REP_SECONDS, from one timed call */
                     const double t0 = bench_now_seconds();
                     run_action(&u);
                     const double once = bench_now_seconds() - t0;
                     u.calls = once >= MIN_REP_SECONDS ? 1 : (int64_t)(MIN_REP_SECONDS / (once > 1e-8 ? once : 1e-8)) + 1;
                     const bench_contention_mark before = bench_contention_now();
-                    const bench_sample sample = bench_measure(run_action, NULL, &u, 1, reps);
+                    /* generated and precompiled in alternation, so that machine noise hits both alike */
+                    for (int r = 0; r < reps; r++)
+                        for (int jit = 1; jit >= 0; jit--) {
+                            smm_set_jit(jit);
+                            const double start = bench_now_seconds();
+                            run_action(&u);
+                            samples[(1 - jit) * reps + r] = (bench_now_seconds() - start) / (double)u.calls;
+                        }
                     const double others = bench_contention_others(before, bench_contention_now());
-                    const double sec = sample.seconds / (double)u.calls;
                     const double bytes = (u.c->op == UNARY_ZERO ? 1.0 : 2.0) * (double)n * (double)n * sizeof(float);
-                    const double gib = bytes / sec / (1024.0 * 1024.0 * 1024.0);
-                    if (ci == 0)
-                        copy_gib = gib;
-                    printf("%5lld %3d %-13s %-11s %9.2f %11.3f %7.2f", (long long)n, threads, kernel, u.c->name, gib,
-                           sec * 1e6, gib / copy_gib);
+                    double gib[2], sec[2];
+                    for (int v = 0; v < 2; v++) {
+                        sec[v] = bench_median(samples + v * reps, reps);
+                        gib[v] = bytes / sec[v] / (1024.0 * 1024.0 * 1024.0);
+                        if (ci == 0)
+                            copy_gib[v] = gib[v];
+                    }
+                    printf("%5lld %3d %-8s %-11s %10.2f %10.2f %7.2f %8.2f %8.2f %11.3f", (long long)n, threads, path,
+                           u.c->name, gib[0], gib[1], gib[0] / gib[1], gib[0] / copy_gib[0], gib[1] / copy_gib[1],
+                           sec[0] * 1e6);
                     bench_print_share(stdout, others, 6);
                     printf("\n");
                     fflush(stdout);
                     if (csv != NULL) {
-                        fprintf(csv, "%lld,%lld,%s,%d,%s,%s,%d,%lld,%.6g,%.6g,%.6g,", (long long)n, (long long)ld,
-                                layout == SMM_ROW_MAJOR ? "row" : "col", threads, kernel, u.c->name, reps,
-                                (long long)u.calls, sec, gib, gib / copy_gib);
+                        fprintf(csv, "%lld,%lld,%s,%d,%s,%s,%s,%d,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", (long long)n,
+                                (long long)ld, layout == SMM_ROW_MAJOR ? "row" : "col", threads, gen_kernel,
+                                unary_kernel_name(), u.c->name, reps, (long long)u.calls, sec[0], sec[1], gib[0],
+                                gib[1], gib[0] / gib[1], gib[0] / copy_gib[0], gib[1] / copy_gib[1]);
                         if (!isnan(others))
                             fprintf(csv, "%.4f", others);
                         fprintf(csv, "\n");
@@ -198,6 +232,8 @@ static int run_mode(void *config, FILE *csv)
             }
         }
     }
+    free(samples);
+    smm_set_jit(-1);
     smm_set_isa(initial_isa);
     smm_set_num_threads(0);
     free(A);
@@ -225,8 +261,10 @@ const bench_mode bench_mode_unary = {
     .options = options,
     .config_size = sizeof(unary_config),
     .describe = describe,
-    .csv_header = "size,ld,layout,threads,kernel,op,reps,calls_per_rep,seconds_per_call,gib_per_second,"
-                  "ratio_to_copy,other_cpu_share\n",
+    .csv_header = "size,ld,layout,threads,kernel_generated,kernel_precompiled,op,reps,calls_per_rep,"
+                  "seconds_per_call_generated,seconds_per_call_precompiled,gib_per_second_generated,"
+                  "gib_per_second_precompiled,ratio_generated_precompiled,ratio_to_copy_generated,"
+                  "ratio_to_copy_precompiled,other_cpu_share\n",
     .csv_rows = "measurement",
     .run = run_mode,
 };

@@ -100,7 +100,10 @@
  *                               span of op(B)'s dominant directions (queries
  *                               drawn like the data), and no better than a
  *                               random projection when they do not (i.i.d.
- *                               noise). Plan cost: 6 n k l flops of SGEMM,
+ *                               noise), nor when the data's rank exceeds s or
+ *                               a nonlinear map spreads a low-rank signal
+ *                               (docs/methods.md: cubed coordinates, top-10
+ *                               recall 0.30 at 20 candidates, s = 16). Plan cost: 6 n k l flops of SGEMM,
  *                               n l Gaussian draws, O(k l^2 + n l^2) in
  *                               double, then V^T op(B) (2 n k s flops); a
  *                               product: 2 m k s + 2 m n s flops.
@@ -133,7 +136,11 @@
  *                               path. Error: <a_i, b_j - q(b_j)> (the
  *                               quantization of b_j; on average shrinking as
  *                               M grows) plus at most M delta_i / 2 from the
- *                               byte tables. Not unbiased. M > k:
+ *                               byte tables. Not unbiased. The most robust of
+ *                               the learned methods on the stress data of
+ *                               docs/methods.md at large M (M = 196: top-10
+ *                               recall 0.82-0.93 at 20 candidates, not on
+ *                               i.i.d. data); small M needs many candidates. M > k:
  *                               SMM_ERR_BAD_ARGUMENT; fewer than 16 columns:
  *                               SMM_ERR_BAD_SIZE. Plan cost: 20 x 16 x 2 k
  *                               flops per training vector, 32 k flops per
@@ -143,18 +150,23 @@
  *                               "Multiplying Matrices Without Multiplying",
  *                               ICML 2021): PQ with the roles swapped and
  *                               learned hash trees instead of nearest
- *                               centroids. k is cut into C = s contiguous
+ *                               centroids, of DIRECTIONS: a vector x is its
+ *                               norm |x| (kept exactly) times u(x) = x / |x|
+ *                               (norm in double, u rounded to float), so the
+ *                               code does not depend on the scale of x. k is
+ *                               cut into C = s contiguous
  *                               subspaces as for SKETCH_PQ (1 <= C <= min(k,
  *                               256)). Codebook c has a balanced binary tree of
  *                               4 levels, one split dimension per level (in its
  *                               subspace) and one threshold per node; a_i's
  *                               code in c is its leaf (0..15), reached by 4
- *                               comparisons x[j_t] >= threshold (right),
- *                               no multiply; and 16 prototypes P_{c,l} of
- *                               dimension k, so a_i ~ q(a_i) = sum_c
- *                               P_{c,code_c(a_i)}. Training on op(B)'s
- *                               columns (at most 4096, drawn from the seed:
- *                               queries assumed drawn like the data), greedy
+ *                               comparisons u(a_i)[j_t] >= threshold (right);
+ *                               and 16 prototypes P_{c,l} of
+ *                               dimension k, so a_i ~ q(a_i) = |a_i| sum_c
+ *                               P_{c,code_c(a_i)}. Training on the directions
+ *                               of op(B)'s columns (at most 4096, drawn from
+ *                               the seed: queries assumed to point like the
+ *                               data, at any scale), greedy
  *                               per level: of the 4 dimensions of largest
  *                               within-bucket variance, the one whose optimal
  *                               per-bucket thresholds (by sorting and running
@@ -173,13 +185,39 @@
  *                               b_j> (exact_sgemm), quantized to bytes as
  *                               SKETCH_PQ's query tables (step delta_j per
  *                               column, an offset per codebook), and
- *                               est_ij = delta_j sum_c lut_j[c][code_c(a_i)]
- *                               + bias_j, summed exactly by SKETCH_PQ's scan
- *                               kernels. Error: <q(a_i) - a_i, b_j> (the
- *                               trees' quantization of a_i, shrinking on
- *                               average as C grows when the rows of op(A) are
- *                               like op(B)'s columns) plus at most C delta_j /
- *                               2 from the byte tables. Not unbiased; the
+ *                               est_ij = (delta_j sum_c lut_j[c][code_c(a_i)]
+ *                               + bias_j) |a_i|, the sum exact by SKETCH_PQ's
+ *                               scan kernels. Error: <q(a_i) - a_i, b_j> (the
+ *                               trees' quantization of a_i's direction,
+ *                               shrinking on average as C grows when the rows
+ *                               of op(A) point like op(B)'s columns) plus at
+ *                               most |a_i| C delta_j / 2 from the byte tables.
+ *                               Where it fails (docs/methods.md, measured on
+ *                               Zen 4; top-10 recall of 500 queries against
+ *                               10,000 vectors of k = 784 at 20 / 100 / 500
+ *                               candidates, C = 32):
+ *                               - direction variance spread evenly over many
+ *                                 dimensions (texture-like images, 1/f^2
+ *                                 spectrum): 4 comparisons per subspace see
+ *                                 little of it, held-out direction error
+ *                                 0.56 against 0.12 on Fashion-MNIST,
+ *                                 recall 0.51 / 0.84 / 0.98 (lowrank s = 16:
+ *                                 0.76 / 0.97 / 1.00);
+ *                               - heavy-tailed coordinates (cubed low-rank
+ *                                 data): the least-squared-error splits cut
+ *                                 off the outliers, and the fullest leaf holds
+ *                                 74% of the vectors, recall 0.32 / 0.62 /
+ *                                 0.90 (structured SimHash 512 bits: 0.72 /
+ *                                 0.97 / 1.00);
+ *                               - few training vectors for the 16 C
+ *                                 prototypes (a dense product trains on B's
+ *                                 n columns): lambda = 1 overfits when 16 C
+ *                                 nears n, and with n = 1000, C = 32 the
+ *                                 held-out error on Gaussian data is 1.62
+ *                                 (dense NMSE 2.1, worse than 0);
+ *                               - queries that point elsewhere than the data
+ *                                 (another distribution; another scale is
+ *                                 fine). Not unbiased; the
  *                               tables, hence C, are bit-identical for every
  *                               thread count and equal across ISA paths up to
  *                               exact_sgemm's rounding of T_j (which can move
@@ -190,9 +228,9 @@
  *                               + (16 C)^3 / 6 + 2 (16 C)^2 k flops in double
  *                               for the ridge regression, then 32 C k flops
  *                               per column for its table (SGEMM); a product:
- *                               4 C comparisons per row of op(A) to encode it
- *                               (only 4 C of its k values are read), then C
- *                               lookups per entry.
+ *                               2 k flops (its norm) and 4 C comparisons per
+ *                               row of op(A) to encode it, then C lookups per
+ *                               entry.
  *
  * Reproducibility: every method's randomness is a function of (method, seed,
  * sizes) alone. The sketch-family methods give bit-identical C for every
@@ -228,12 +266,10 @@
  * (the same bits as without this step). Two powers of two s outside the
  * window give the same bits; top-k values are the exact products of the
  * caller's data rounded to float. The sketch families are scale-free by
- * themselves (norms in double, codes of directions). SKETCH_MADDNESS is the
- * exception by design: its trees, learned on op(B)'s columns, encode op(A)'s
- * rows, so it assumes both come from one distribution; it is scale-free
- * when both are scaled by the same s (estimates times s^2), and op(A) is
- * scaled by op(B)'s power of two. An op(A) at another scale than op(B)
- * (A / s with B s) gets a meaningless estimate, with SMM_OK.
+ * themselves (norms in double, codes of directions); so is SKETCH_MADDNESS's
+ * encoding of op(A) (codes of directions, norms in double), whose trees are
+ * learned on op(B)'s directions: op(A) at any scale against op(B) at any
+ * other gives est(A / s, B s) = est(A, B) (bit for bit for powers of two).
  *
  * Non-finite values and overflow (SMM_ERR_NON_FINITE, nothing written)
  * - NaN or Inf anywhere in the A or B a call reads, for every method and
@@ -246,8 +282,6 @@
  * - The sketch families' norms |a_i| and |b_j| (the estimate needs them as
  *   floats): a vector whose norm exceeds FLT_MAX (entries near FLT_MAX)
  *   fails; approx_plan_create fails this way for op(B)'s norms.
- * - SKETCH_MADDNESS: op(A) times op(B)'s power of two overflowing (an op(A)
- *   near FLT_MAX against an op(B) near 2^-100).
  * - The classical methods' sketched factors AS = op(A) S and SB = S^T op(B)
  *   are checked as they are made (O(s (m + n)) reads); on data brought into
  *   the safe range they do not overflow.
@@ -339,8 +373,9 @@ SMM_API int32_t approx_default_size(sketch_method method);
  * vectors of dimension k: a sketch family's code and float norm
  * (ceil(size / 64) * 8 + 4), a classical method's or lowrank's s floats
  * (4 s), pq's M 4-bit codes of a column of op(B) (ceil(M / 2)), maddness's
- * C 4-bit leaf codes of a row of op(A) (ceil(C / 2); its plan also keeps 16 C
- * + 8 bytes of tables per column of op(B)). size 0 is the method's default.
+ * C 4-bit leaf codes and float norm of a row of op(A) (ceil(C / 2) + 4; its
+ * plan also keeps 16 C + 8 bytes of tables per column of op(B)). size 0 is
+ * the method's default.
  * -1 for an unknown method or a size out of range.
  */
 SMM_API int64_t approx_encoded_bytes(sketch_method method, int32_t size, int64_t k);

@@ -49,12 +49,25 @@
  *   batch * k * FLT_EPSILON * sum |a| |b| bound and does not depend on the
  *   batch kind (strided or pointers): both give the same bits.
  *
- * Performance: C is tiled into register blocks of up to 64 x 6 (AVX-512),
- * 16 x 6 (AVX2), 16 x 6 (NEON) or 8 x 4 (portable C) elements, column-major
- * view; each block is summed over the whole batch in registers and written
- * once, reading the operands where they are (no packing). With k == 1, a
- * batch of 1 on AVX-512 and AVX2 is one rank-1 update of C instead (the
- * same bits).
+ * Generated kernels: on the AVX-512, AVX2 and NEON paths, with code
+ * generation on (sketchmm/jit.h, smm_set_jit, SKETCHMM_JIT), a plan writes
+ * machine code for its exact description (sizes, leading dimensions,
+ * strides, alpha and beta fixed in the code; both batch kinds) or takes it
+ * from a process-wide cache of such kernels, and holds it until
+ * brgemm_plan_free. They perform the operations of the precompiled kernels
+ * in the same order: the same bits (only which of two NaNs survives an
+ * operation where both meet may differ). Where no kernel is generated
+ * (generation off, the portable path, executable memory refused) the
+ * precompiled kernels below run; brgemm_plan_name says which.
+ *
+ * Performance: C is tiled into register blocks, column-major view; each
+ * block is summed over the whole batch in registers and written once,
+ * reading the operands where they are (no packing). Generated code picks
+ * its blocks for the shape (rows that do not fill a vector go in the
+ * narrowest one that holds them) and unrolls k; the precompiled kernels use
+ * blocks of up to 64 x 6 (AVX-512), 16 x 6 (AVX2), 16 x 6 (NEON) or 8 x 4
+ * (portable C) elements, and with k == 1 a batch of 1 on AVX-512 and AVX2
+ * is one rank-1 update of C instead (the same bits).
  * Sized for the operands of one execution to stay in L1/L2 (m, n, k up to a
  * few hundred).
  */
@@ -83,7 +96,10 @@ typedef struct brgemm_plan brgemm_plan;
 
 /*
  * brgemm_plan_create - check *desc and build a plan for it in *plan, on the
- * ISA path in use (smm_get_isa) at this call.
+ * ISA path in use (smm_get_isa) at this call, with a generated kernel when
+ * code generation is on and the path has a generator (see above; writing
+ * one takes tens of microseconds, a description already in the cache a
+ * lookup).
  *
  * Returns SMM_OK or, with *plan set to NULL (when plan itself is not NULL;
  * the *_create rule of common.h): SMM_ERR_NULL_POINTER (desc or plan NULL),
@@ -98,9 +114,11 @@ SMM_API smm_status brgemm_plan_create(const brgemm_desc *desc, brgemm_plan **pla
 SMM_API void brgemm_plan_free(brgemm_plan *plan);
 
 /*
- * A one-line description for logs, e.g.
- * "brgemm col m=64 n=64 k=64 lda=64 ldb=64 ldc=64 alpha=1 beta=1 avx512 tiles 64x6+64x4".
- * Owned by the plan; "null plan" for NULL. Never NULL.
+ * A one-line description for logs, e.g. "brgemm col m=64 n=64 k=64 lda=64
+ * ldb=64 ldc=64 sa=4096 sb=4096 alpha=1 beta=1 avx512 generated", or with
+ * "precompiled" (then the tiles, and in parentheses why no kernel was
+ * generated: "code generation off", "executable memory refused"). Owned by
+ * the plan; "null plan" for NULL. Never NULL.
  */
 SMM_API const char *brgemm_plan_name(const brgemm_plan *plan);
 

@@ -79,15 +79,19 @@ typedef enum {
     SMM_ERR_BAD_METHOD = 8,      /* unknown sketch_method value, or one the call does not take (sketch.h) */
     SMM_ERR_BAD_ISA = 9,         /* unknown smm_isa value */
     SMM_ERR_ISA_UNAVAILABLE = 10,/* the requested ISA path is not available on this CPU/build */
-    SMM_ERR_BAD_ENV = 11,        /* SKETCHMM_ISA or SKETCHMM_NUM_THREADS has a value that cannot be parsed */
+    SMM_ERR_BAD_ENV = 11,        /* SKETCHMM_ISA, SKETCHMM_NUM_THREADS or SKETCHMM_JIT has a value that cannot be
+                                    parsed */
     SMM_ERR_BAD_THREADS = 12,    /* a thread count is negative or above SMM_MAX_THREADS */
     SMM_ERR_NO_MEMORY = 13,      /* a workspace allocation failed */
     SMM_ERR_NON_FINITE = 14,     /* an input holds NaN or Inf where a finite value is required, or a value the
                                     call derives from finite inputs before its result (a norm, a sketch) overflows
                                     float (see approx.h) */
     /* 15 and 16: the tools' file statuses, DATASET_ERR_IO and DATASET_ERR_BAD_FORMAT (data/dataset.h) */
-    SMM_ERR_BAD_ARGUMENT = 17    /* another argument is out of its documented range, or an output overlaps an
+    SMM_ERR_BAD_ARGUMENT = 17,   /* another argument is out of its documented range, or an output overlaps an
                                     input where the function forbids it */
+    SMM_ERR_FILE = 18,           /* a file the call writes could not be written (tuning.h: smm_tune) */
+    SMM_ERR_NO_EXEC_MEMORY = 19  /* the system refuses executable memory for generated code (smm_jit_status,
+                                    sketchmm/jit.h: the precompiled kernels run instead) */
 } smm_status;
 
 /* A short English description of s; never NULL (unknown codes give a generic text). */
@@ -165,6 +169,24 @@ SMM_API smm_status smm_get_isa(smm_isa *isa);
  * SKETCHMM_NUM_THREADS cannot be parsed (computing functions then return it too).
  */
 SMM_API smm_status smm_set_num_threads(int n);
+
+/*
+ * Run-time code generation (sketchmm/jit.h): where sketchmm has a generator,
+ * it writes kernels for the exact shapes it is given; otherwise, or when
+ * generation is off, its precompiled kernels run. On by default;
+ * SKETCHMM_JIT=0 turns it off for the process (1: on; surrounding spaces
+ * allowed). smm_set_jit(1) or smm_set_jit(0) turns it on or off for later
+ * plans and calls (a plan keeps what it was created with); smm_set_jit(-1)
+ * restores the default, re-reading SKETCHMM_JIT. Returns
+ * SMM_ERR_BAD_ARGUMENT for any other value (nothing changes), SMM_ERR_BAD_ENV
+ * when -1 finds SKETCHMM_JIT unparsable (computing functions then return it
+ * too, as for SKETCHMM_ISA). Not to be called while another thread is inside
+ * a sketchmm function.
+ */
+SMM_API smm_status smm_set_jit(int mode);
+
+/* 1 when run-time code generation is on, else 0 (also while SKETCHMM_JIT cannot be parsed). */
+SMM_API int smm_get_jit(void);
 
 /* Largest thread count the library accepts (from the API or SKETCHMM_NUM_THREADS). */
 #define SMM_MAX_THREADS 4096

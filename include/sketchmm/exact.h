@@ -39,12 +39,18 @@ extern "C" {
  *
  * Implementation: BLIS-style cache blocking with packed A and B panels and a
  * register-tiled micro-kernel per ISA path (exact_sgemm_kernel_name names it);
- * products of at most about 4 million multiply-adds (160^3) on the AVX2 and
- * AVX-512 paths skip packing and run an unpacked kernel. Threads (OpenMP)
- * split the rows and columns of C, never k.
+ * small products on the AVX2 and AVX-512 paths skip packing and run an
+ * unpacked kernel. The kernel shape, the block sizes, the threshold of the
+ * small products and how threads share the work come from the exact core's
+ * configuration (sketchmm/tuning.h: a tuning file, else a model of the CPU's
+ * caches). A small product that runs on one thread runs a kernel written for
+ * its exact shape when code generation is on (sketchmm/jit.h; the same bits
+ * as the precompiled unpacked kernel). Threads (OpenMP) split the rows and
+ * columns of C, never k.
  *
  * Results are bit-identical for any thread count. Different ISA paths round
- * differently (FMA, summation order); each is accurate to the usual
+ * differently (FMA, summation order), and so may different configurations
+ * (their k blocks; sketchmm/tuning.h); each is accurate to the usual
  * k * FLT_EPSILON * sum|a||b| bound.
  *
  * Returns SMM_OK or, leaving C untouched: SMM_ERR_BAD_LAYOUT, SMM_ERR_BAD_TRANS,
@@ -64,9 +70,11 @@ SMM_API smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans tr
 
 /*
  * Name of the micro-kernel exact_sgemm runs on the current ISA path, for logs:
- * "scalar_4x8", "avx2_fma_6x16", "avx512_12x32" or "neon_8x12" (path, then
- * register tile; the kernel-name rule of common.h), "unavailable" when the
- * ISA selection failed.
+ * path, then register tile (the kernel-name rule of common.h): "scalar_4x8";
+ * "avx2_fma_6x16", "avx2_fma_4x24", "avx2_fma_8x8"; "avx512_12x32",
+ * "avx512_14x32", "avx512_8x48", "avx512_6x64"; "neon_8x12", "neon_12x8",
+ * "neon_16x4" (the first of each path unless the configuration chose
+ * another, sketchmm/tuning.h); "unavailable" when the ISA selection failed.
  */
 SMM_API const char *exact_sgemm_kernel_name(void);
 

@@ -15,7 +15,11 @@
  * as one product followed by three fused multiply-adds, in that order, and
  * give the same bits. The
  * determinant, and with it the singular-matrix decision of the inverse, is
- * computed with the same operations in the same order on every path.
+ * computed with the same operations in the same order on every path. The
+ * batched multiply and inverse may run the kernel of a narrower SIMD path
+ * than the selected one where the configuration of the exact core says it
+ * is faster on this CPU (sketchmm/tuning.h, smm_exact_config.mat4_paths;
+ * chosen by the tuner): the results are the same bits.
  *
  * Cost: the single-matrix functions allocate nothing, start no threads and
  * only read the selected ISA path (an atomic load). The batched functions

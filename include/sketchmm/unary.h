@@ -40,7 +40,11 @@
  * register tiles inside cache blocks that read A as a few sequential streams;
  * when B has at least 2^18 elements, is 64-byte aligned and ldb is a multiple
  * of 16, the SIMD paths write it with non-temporal stores (B is then not left
- * in cache). Matrices of at least UNARY_PARALLEL_MIN elements are split into
+ * in cache; copies only from 2^22 elements up). From 4096 elements up, with
+ * code generation on (sketchmm/jit.h), the AVX-512, AVX2 and NEON paths run
+ * kernels written for the call's sizes and leading dimensions (kept in a
+ * process-wide cache: the first call of a shape writes them); the results
+ * are the same bits. Matrices of at least UNARY_PARALLEL_MIN elements are split into
  * blocks among smm_get_num_threads() OpenMP threads; smaller ones run on the
  * calling thread. The result never depends on the
  * thread count or the ISA path. Thread-safe: concurrent calls on disjoint
@@ -68,10 +72,13 @@ SMM_API smm_status unary_apply(unary_op op, smm_layout layout, smm_trans trans, 
                        int64_t lda, float *B, int64_t ldb);
 
 /*
- * The kernel family unary_apply runs on the current ISA path: "scalar",
- * "avx2" or "avx512" (the NEON path has no kernels of its own yet and runs
- * "scalar"), or "unavailable" when the ISA selection failed (the kernel-name
- * rule of common.h). Never NULL.
+ * The kernel family unary_apply runs on the current ISA path: with code
+ * generation on (and executable memory granted), "avx2_generated",
+ * "avx512_generated" or "neon_generated"; otherwise "scalar", "avx2" or
+ * "avx512" (the NEON path has no precompiled kernels of its own and runs
+ * "scalar"); "unavailable" when the ISA selection failed (the kernel-name
+ * rule of common.h). Matrices below 4096 elements run the precompiled
+ * kernels either way. Never NULL.
  */
 SMM_API const char *unary_kernel_name(void);
 

@@ -28,7 +28,10 @@ Sketches (sketchmm.sketch, sketchmm.estimators)
     angle_estimate, cosine_estimate, dot_estimate, ... and their variances
 Runtime (sketchmm.runtime)
     isa(), set_isa(name), supported_isas(), num_threads(), set_num_threads(n), version(),
-    kernel_names(), methods(), library_path
+    kernel_names(), methods(), library_path; jit(), set_jit(on), jit_status(), jit_stats():
+    run-time code generation (on by default; SKETCHMM_JIT=0 turns it off)
+    exact_config()                   the exact core's kernel, blocks and where they came from
+    tune(budget), tuning_path(), reload_tuning()   fit the exact core to this machine
 Results of sketchmm_sweep (sketchmm.results)
     load_results(path), load_attributes(path), plot_results(path, output)
 Errors (sketchmm.errors): SketchmmError and one subclass per family of statuses;
@@ -48,8 +51,8 @@ dynamic linker (help(sketchmm._lib)).
 from ._version import __version__
 from .approx import DEFAULT_SEED, Plan, approx_matmul, approx_topk, phase_times
 from .brgemm import brgemm
-from .errors import (InputTypeError, InvalidArgumentError, NonFiniteError, PlatformError, ResourceError,
-                     SketchmmError, ShapeError)
+from .errors import (FileError, InputTypeError, InvalidArgumentError, NonFiniteError, PlatformError,
+                     ResourceError, SketchmmError, ShapeError)
 from .estimators import (angle_estimate, cosine_estimate, crosspolytope_collision_probability,
                          crosspolytope_cosine_estimate, crosspolytope_cosine_variance,
                          crosspolytope_expected_matches, crosspolytope_matches_variance, dot_estimate,
@@ -58,8 +61,9 @@ from ._arrays import set_strict
 from .exact import exact_topk, matmul, zeros_padded
 from .mat4 import mat4_copy, mat4_inv, mat4_mul
 from .results import load_attributes, load_results, plot_results
-from .runtime import (isa, isa_supported, kernel_names, library_path, methods, num_threads, set_isa,
-                      set_num_threads, supported_isas, version, version_number)
+from .runtime import (exact_config, isa, isa_supported, jit, jit_stats, jit_status, kernel_names, library_path,
+                      methods, num_threads, reload_tuning, set_isa, set_jit, set_num_threads, supported_isas, tune,
+                      tuning_path, version, version_number)
 from .sketch import (CrossPolytopeLayout, code_words, crosspolytope_layout, crosspolytope_matches, hamming,
                      hamming_topk, simhash_hyperplanes, sketch)
 from .unary import relu, transpose, unary
@@ -78,11 +82,12 @@ __all__ = [
     "crosspolytope_expected_matches", "crosspolytope_cosine_estimate", "crosspolytope_matches_variance",
     "crosspolytope_cosine_variance",
     # runtime
-    "isa", "set_isa", "isa_supported", "supported_isas", "num_threads", "set_num_threads", "version",
-    "version_number", "kernel_names", "methods", "library_path", "set_strict",
+    "isa", "set_isa", "isa_supported", "supported_isas", "num_threads", "set_num_threads", "jit", "set_jit",
+    "jit_status", "jit_stats", "version", "version_number", "kernel_names", "methods", "library_path", "set_strict",
+    "exact_config", "tune", "tuning_path", "reload_tuning",
     # results
     "load_results", "load_attributes", "plot_results",
     # errors
     "SketchmmError", "InvalidArgumentError", "ShapeError", "NonFiniteError", "InputTypeError", "ResourceError",
-    "PlatformError",
+    "PlatformError", "FileError",
 ]

@@ -14,7 +14,8 @@ typedef enum {
     SMM_OK = 0, SMM_ERR_NULL_POINTER = 1, SMM_ERR_BAD_SIZE = 2, SMM_ERR_BAD_LEADING_DIM = 3,
     SMM_ERR_OVERFLOW = 4, SMM_ERR_BAD_LAYOUT = 5, SMM_ERR_BAD_TRANS = 6, SMM_ERR_BAD_BITS = 7,
     SMM_ERR_BAD_METHOD = 8, SMM_ERR_BAD_ISA = 9, SMM_ERR_ISA_UNAVAILABLE = 10, SMM_ERR_BAD_ENV = 11,
-    SMM_ERR_BAD_THREADS = 12, SMM_ERR_NO_MEMORY = 13, SMM_ERR_NON_FINITE = 14, SMM_ERR_BAD_ARGUMENT = 17
+    SMM_ERR_BAD_THREADS = 12, SMM_ERR_NO_MEMORY = 13, SMM_ERR_NON_FINITE = 14, SMM_ERR_BAD_ARGUMENT = 17,
+    SMM_ERR_FILE = 18, SMM_ERR_NO_EXEC_MEMORY = 19
 } smm_status;
 typedef enum { SMM_ISA_AUTO = 0, SMM_ISA_SCALAR = 1, SMM_ISA_AVX2 = 2, SMM_ISA_AVX512 = 3, SMM_ISA_NEON = 4 } smm_isa;
 
@@ -31,6 +32,21 @@ smm_status smm_set_isa(smm_isa isa);
 smm_status smm_get_isa(smm_isa *isa);
 smm_status smm_set_num_threads(int n);
 int smm_get_num_threads(void);
+smm_status smm_set_jit(int mode);
+int smm_get_jit(void);
+
+/* jit.h */
+typedef struct {
+    int64_t generated;
+    int64_t hits;
+    int64_t failed;
+    int64_t evicted;
+    int64_t kernels;
+    int64_t code_bytes;
+    double generate_seconds;
+} smm_jit_stats;
+void smm_jit_get_stats(smm_jit_stats *stats);
+smm_status smm_jit_status(void);
 
 /* exact.h */
 smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
@@ -39,6 +55,37 @@ smm_status exact_sgemm(smm_layout layout, smm_trans transa, smm_trans transb,
                        float beta, float *C, int64_t ldc);
 const char *exact_sgemm_kernel_name(void);
 int64_t exact_padded_ld(int64_t inner);
+
+/* tuning.h (SMM_CONFIG_NAME 32, SMM_CONFIG_PATH 1024, SMM_CONFIG_NOTE 256) */
+typedef enum { SMM_CONFIG_TABLE = 0, SMM_CONFIG_MODEL = 1, SMM_CONFIG_TUNED = 2 } smm_config_source;
+const char *smm_config_source_name(smm_config_source source);
+typedef struct {
+    smm_isa isa;
+    smm_config_source source;
+    char kernel[32];
+    int mr, nr;
+    int64_t kc;
+    int64_t mc[2];
+    int64_t nc[2];
+    char split[2][32];
+    int64_t prefetch[2];
+    double sup_max_macs;
+    int64_t topk_rows, topk_cols;
+    smm_isa mat4_paths[4];
+    char file[1024];
+    char note[256];
+} smm_exact_config;
+smm_status smm_exact_config_get(smm_exact_config *config);
+smm_status smm_exact_config_describe(const smm_exact_config *config, char *buf, size_t size);
+smm_status smm_tuning_path(char *buf, size_t size);
+smm_status smm_tuning_reload(void);
+typedef struct {
+    double budget_seconds;
+    int threads;
+    const char *path;
+} smm_tune_options;
+typedef void (*smm_tune_progress_fn)(void *arg, double elapsed_seconds, double budget_seconds, const char *status);
+smm_status smm_tune(const smm_tune_options *options, smm_tune_progress_fn progress, void *arg);
 
 /* sketch.h */
 typedef enum {

@@ -45,19 +45,19 @@ Data-aware, sized by ``sketch_dim``:
 - ``pq``: product quantization, s = M subspaces with 16 centroids each (4-bit codes),
   estimated through byte lookup tables. M <= k; B needs at least 16 columns.
 - ``maddness``: MADDNESS (Blalock and Guttag 2021), s = C codebooks: learned 4-level
-  hash trees (trained on B's columns) encode each row of A with comparisons only;
-  16 prototypes per codebook refined by ridge regression give per column of B a byte
-  table T_j[c][leaf] = <prototype, b_j>, summed by the same lookup kernels as pq.
-  C <= min(k, 256); B needs at least 16 columns. Not unbiased. It assumes A's rows are
-  distributed like B's columns: scaling both by s scales the estimate by s^2, but an A at
-  another scale than B (A / s with B * s) gets a meaningless estimate.
+  hash trees (trained on the directions of B's columns) encode the direction of each row
+  of A with comparisons only, and its norm is kept exactly; 16 prototypes per codebook
+  refined by ridge regression give per column of B a byte table T_j[c][leaf] =
+  <prototype, b_j>, summed by the same lookup kernels as pq and multiplied by |a_i|.
+  C <= min(k, 256); B needs at least 16 columns. Not unbiased. It assumes A's rows point
+  like B's columns (at any scale); docs/methods.md lists where it fails.
 
 sketchmm.methods() lists the methods of the library that is loaded, with what sizes
 each (a newer library may have more than the ones above; help() of its approx.h has
 their math).
 
-Scale: A / s with B * s gives the relative error of A with B, for every method but maddness
-(above), over the whole float range (the library scales data far from 1 by powers of two
+Scale: A / s with B * s gives the relative error of A with B, for every method, over the
+whole float range (the library scales data far from 1 by powers of two
 internally; data whose largest magnitude lies in [2^-32, 2^32) is not touched).
 
 Every method's randomness is a function of (method, seed, sizes) alone: the same

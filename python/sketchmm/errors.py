@@ -14,14 +14,16 @@ classes before any C call, with ``status`` None.
     |   `-- NonFiniteError                   NaN or Inf where a finite value is required (NON_FINITE)
     |-- InputTypeError (TypeError)          an operand of a kind that cannot become float32 (Python side)
     |-- ResourceError (MemoryError)         SMM_ERR_NO_MEMORY, SMM_ERR_OVERFLOW (a size beyond the address space)
-    `-- PlatformError (RuntimeError)        SMM_ERR_ISA_UNAVAILABLE, SMM_ERR_BAD_ENV (SKETCHMM_ISA,
-                                             SKETCHMM_NUM_THREADS unparsable)
+    |-- PlatformError (RuntimeError)        SMM_ERR_ISA_UNAVAILABLE, SMM_ERR_BAD_ENV (SKETCHMM_ISA,
+    |                                        SKETCHMM_NUM_THREADS, SKETCHMM_JIT unparsable),
+    |                                        SMM_ERR_NO_EXEC_MEMORY (runtime.jit_status only)
+    `-- FileError (OSError)                 SMM_ERR_FILE (the tuner could not write its file)
 """
 
 from ._lib import ffi, lib
 
 __all__ = ["SketchmmError", "InvalidArgumentError", "ShapeError", "NonFiniteError", "InputTypeError",
-           "ResourceError", "PlatformError", "STATUS_NAMES", "status_string", "check"]
+           "ResourceError", "PlatformError", "FileError", "STATUS_NAMES", "status_string", "check"]
 
 # smm_status value -> its name in common.h, read from the declarations (_cdef.py, checked against the header)
 STATUS_NAMES = dict(ffi.typeof("smm_status").elements)
@@ -61,8 +63,13 @@ class ResourceError(SketchmmError, MemoryError):
 
 
 class PlatformError(SketchmmError, RuntimeError):
-    """The selected instruction-set path is not available on this CPU or build, or SKETCHMM_ISA /
-    SKETCHMM_NUM_THREADS hold a value the library cannot parse."""
+    """The selected instruction-set path is not available on this CPU or build, SKETCHMM_ISA /
+    SKETCHMM_NUM_THREADS / SKETCHMM_JIT hold a value the library cannot parse, or the system refuses
+    executable memory for generated code."""
+
+
+class FileError(SketchmmError, OSError):
+    """A file the library writes could not be written (the tuner's configuration file)."""
 
 
 # The family of each status, by name: a status this table does not know raises SketchmmError itself.
@@ -74,7 +81,8 @@ _FAMILY_BY_NAME = {
     "SMM_ERR_BAD_ISA": InvalidArgumentError, "SMM_ERR_ISA_UNAVAILABLE": PlatformError,
     "SMM_ERR_BAD_ENV": PlatformError, "SMM_ERR_BAD_THREADS": InvalidArgumentError,
     "SMM_ERR_NO_MEMORY": ResourceError, "SMM_ERR_NON_FINITE": NonFiniteError,
-    "SMM_ERR_BAD_ARGUMENT": InvalidArgumentError,
+    "SMM_ERR_BAD_ARGUMENT": InvalidArgumentError, "SMM_ERR_FILE": FileError,
+    "SMM_ERR_NO_EXEC_MEMORY": PlatformError,
 }
 _FAMILY = {value: _FAMILY_BY_NAME[name] for value, name in STATUS_NAMES.items() if name in _FAMILY_BY_NAME}
 

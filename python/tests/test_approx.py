@@ -190,17 +190,15 @@ def test_copy_shares_the_plan(aligned, method, size):
 @pytest.mark.parametrize("method", sorted(sketchmm.methods()))
 def test_scale_free(method):
     """The reproduction of the hostile-user report: B * s and A / s leave A B and so the relative error
-    unchanged (pq was 0.999 at 1e-25, lowrank 0.60 at 2^-100 with status OK). maddness assumes A's rows are
-    like B's columns: it is checked with both scaled by s."""
+    unchanged (pq was 0.999 at 1e-25, lowrank 0.60 at 2^-100 with status OK; maddness, before it encoded
+    directions, assumed A and B at one scale)."""
     r = np.random.default_rng(5)
     X = r.standard_normal((48, 460)).astype(np.float32)
     B, A = X[:, :400], np.ascontiguousarray(X[:, 400:].T)
     size = {"bits": 256} if sketchmm.methods()[method] == "bits" else {"sketch_dim": 8}
-    joint = method == "maddness"
-    scales = (1e-12, 1e12, 2.0**-40) if joint else (1e-25, 1e20, 2.0**-100, 2.0**100)
     errors = []
-    for s in (1.0,) + scales:
-        As = (A * np.float32(s) if joint else A / np.float32(s)).astype(np.float32)
+    for s in (1.0, 1e-25, 1e20, 2.0**-100, 2.0**100):
+        As = (A / np.float32(s)).astype(np.float32)
         Bs = (B * np.float32(s)).astype(np.float32)
         C = sketchmm.approx_matmul(As, Bs, method=method, **size)
         Y = As.astype(np.float64) @ Bs.astype(np.float64)

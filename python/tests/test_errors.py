@@ -33,7 +33,7 @@ def _untouched(*arrays):
 def test_every_status_has_its_family():
     families = {1: InvalidArgumentError, 2: ShapeError, 3: ShapeError, 4: errors.ResourceError,
                 13: errors.ResourceError, 10: PlatformError, 11: PlatformError, 14: NonFiniteError,
-                17: InvalidArgumentError}
+                17: InvalidArgumentError, 18: errors.FileError, 19: PlatformError}
     for status, name in errors.STATUS_NAMES.items():
         if status == 0:
             errors.check(0, "f")  # no exception
@@ -43,6 +43,7 @@ def test_every_status_has_its_family():
         assert isinstance(e, SketchmmError) and e.status == status and e.status_name == name
         assert errors.status_string(status) in str(e) and name in str(e) and str(e).startswith("exact_sgemm: ")
     assert issubclass(InvalidArgumentError, ValueError) and issubclass(InputTypeError, TypeError)
+    assert issubclass(errors.FileError, OSError)
     assert issubclass(errors.ResourceError, MemoryError) and issubclass(PlatformError, RuntimeError)
 
 

@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 import numpy as np
+import pytest
 from conftest import REPO, assert_product
 
 import sketchmm
@@ -119,3 +120,99 @@ def test_exit_while_openmp_threads_spin():
     for _ in range(4):
         r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0 and r.stdout.strip() == "(300, 300) (300, 300)", (r.returncode, r.stdout, r.stderr)
+
+
+def test_jit_switch_gives_the_same_bits(rng):
+    """Run-time code generation on and off: the same bits from brgemm, unary and small products."""
+    assert sketchmm.jit() is True  # on by default (the suite does not set SKETCHMM_JIT)
+    assert sketchmm.jit_status() is None
+    A = rng.standard_normal((5, 13, 7)).astype(np.float32)
+    B = rng.standard_normal((5, 7, 29)).astype(np.float32)
+    X = rng.standard_normal((130, 97)).astype(np.float32)
+    X[0, :5] = [np.nan, -0.0, np.inf, -np.inf, -1.0]
+    S = rng.standard_normal((24, 40)).astype(np.float32)
+    T = rng.standard_normal((40, 17)).astype(np.float32)
+    results = {}
+    try:
+        for on in (True, False):
+            sketchmm.set_jit(on)
+            assert sketchmm.jit() is on
+            before = sketchmm.jit_stats()
+            results[on] = (sketchmm.brgemm(A, B, alpha=1.5), sketchmm.relu(X), sketchmm.transpose(X),
+                           sketchmm.matmul(S, T))
+            after = sketchmm.jit_stats()
+            used = after["generated"] + after["hits"] - before["generated"] - before["hits"]
+            generating = sketchmm.isa() in ("avx2", "avx512", "neon")
+            assert (used > 0) == (on and generating), (on, sketchmm.isa(), before, after)
+        for got, want in zip(results[True], results[False]):
+            np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+        np.testing.assert_allclose(results[True][3], S @ T, rtol=1e-5, atol=1e-5)
+        with pytest.raises(sketchmm.InvalidArgumentError):
+            sketchmm.set_jit(2)
+        stats = sketchmm.jit_stats()
+        assert set(stats) == {"generated", "hits", "failed", "evicted", "kernels", "code_bytes",
+                              "generate_seconds"}
+        assert all(v >= 0 for v in stats.values())
+    finally:
+        sketchmm.set_jit(None)
+    assert sketchmm.jit() is True
+
+
+def test_exact_config_reports_the_configuration():
+    c = sketchmm.exact_config()
+    assert c["isa"] == sketchmm.isa()
+    assert c["source"] in ("tuned", "model", "table")
+    assert c["kernel"] == sketchmm.kernel_names()["exact"] and c["kernel"].startswith(c["isa"])
+    assert c["mr"] > 0 and c["nr"] > 0 and c["kc"] > 0
+    assert all(m % c["mr"] == 0 for m in c["mc"]) and all(n % c["nr"] == 0 for n in c["nc"])
+    assert set(c["split"]) <= {"auto", "rows", "columns"}
+    assert set(c["mat4"]) == {"mul_f32", "mul_f64", "inv_f32", "inv_f64"}
+    assert f"kernel={c['kernel']}" in c["description"] and f"source={c['source']}" in c["description"]
+    assert c["note"]
+
+
+def test_tuning_file_choice(monkeypatch, tmp_path):
+    try:
+        monkeypatch.setenv("SKETCHMM_TUNING", "none")
+        sketchmm.reload_tuning()
+        assert sketchmm.tuning_path() == ""
+        c = sketchmm.exact_config()
+        assert c["source"] != "tuned" and c["file"] == "" and "none" in c["note"]
+        missing = str(tmp_path / "missing.txt")
+        monkeypatch.setenv("SKETCHMM_TUNING", missing)
+        sketchmm.reload_tuning()
+        assert sketchmm.tuning_path() == missing
+        assert sketchmm.exact_config()["note"] == "no file"
+        damaged = tmp_path / "damaged.txt"
+        damaged.write_text("sketchmm-tuning 1\nlibrary 0.0.0\n")
+        monkeypatch.setenv("SKETCHMM_TUNING", str(damaged))
+        sketchmm.reload_tuning()
+        c = sketchmm.exact_config()
+        assert c["source"] != "tuned" and c["note"].startswith("ignored: ")
+    finally:
+        monkeypatch.delenv("SKETCHMM_TUNING")
+        sketchmm.reload_tuning()
+
+
+def test_tune_writes_and_installs(monkeypatch, tmp_path, rng):
+    target = tmp_path / "t" / "tuning.txt"
+    seen = []
+    with pytest.raises(sketchmm.InvalidArgumentError):
+        sketchmm.tune(budget=5)
+    try:
+        c = sketchmm.tune(budget=10, threads=2, path=str(target), progress=lambda e, b, s: seen.append((e, b, s)))
+        assert c["source"] == "tuned" and c["file"] == str(target)
+        text = target.read_text()
+        assert text.startswith("sketchmm-tuning 1\n") and f"path {c['isa']}\n" in text
+        assert len(seen) >= 8 and seen[-1][2].startswith("[8/8] done")
+        assert all(b == 10.0 for _, b, _ in seen)
+        A = rng.standard_normal((300, 200)).astype(np.float32)
+        assert_product(sketchmm.matmul(A, A.T), A, A.T)
+        monkeypatch.setenv("SKETCHMM_TUNING", str(target))
+        sketchmm.reload_tuning()
+        assert sketchmm.exact_config()["note"] == "read"
+        with pytest.raises(sketchmm.FileError):
+            sketchmm.tune(budget=10, path=str(target / "below-a-file.txt"), progress=False)
+    finally:
+        monkeypatch.delenv("SKETCHMM_TUNING", raising=False)
+        sketchmm.reload_tuning()

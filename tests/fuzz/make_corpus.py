@@ -377,6 +377,45 @@ def corpus_api():
     s("sketch_misc-cp-estimates", "sketch_misc", "auto", [3, BITS[65], dim(9), SMALL[2], 20])
 
 
+# --------------------------------------------------------------------------
+# fuzz_tuning: tuning files (exact/tuning_file.h). Their checksum line is a
+# placeholder: fuzz_tuning parses every input a second time with the right
+# checksum in its place, which is where these seeds are accepted.
+# --------------------------------------------------------------------------
+TUNING_SIGNATURE = ("library 0.3.0\ncpu AuthenticAMD 25 17 1\nfeatures avx2 avx512 vpopcntdq vbmi vnni bf16\n"
+                    "caches 32768 8 64 1048576 8 64 33554432 16 64\n")
+
+
+def tuning_section(path, kernel, kc=256, mc=(480, 480), nc=(4096, 4096), split=("auto", "rows"), prefetch=(16, 8),
+                   sup=4096000, topk=(256, 2048), mat4=None, measured="kernel 1.05x at 1024"):
+    mat4 = mat4 or [path] * 4
+    return ("path %s\nkernel %s\nkc %d\nmc %d %d\nnc %d %d\nsplit %s %s\nprefetch %d %d\nsup_max_macs %d\n"
+            "topk_block %d %d\nmat4 %s\nmeasured %s\n" % (path, kernel, kc, mc[0], mc[1], nc[0], nc[1], split[0],
+                                                          split[1], prefetch[0], prefetch[1], sup, topk[0], topk[1],
+                                                          " ".join(mat4), measured))
+
+
+def corpus_tuning():
+    t = "fuzz_tuning"
+    head = "sketchmm-tuning 1\n# written by sketchmm_tune\n" + TUNING_SIGNATURE
+    end = "checksum 0000000000000000\n"
+    avx512 = tuning_section("avx512", "avx512_6x64", kc=256, mc=(240, 480), nc=(8192, 4096),
+                            mat4=["avx2", "avx2", "avx512", "avx512"])
+    out(t, "valid-avx512.txt", (head + avx512 + end).encode())
+    out(t, "valid-scalar-avx2.txt", (head + tuning_section("scalar", "scalar_4x8", sup=0) +
+                                     tuning_section("avx2", "avx2_fma_4x24", mc=(256, 128), nc=(2400, 2400),
+                                                    split=("columns", "auto"))
+                                     + end).encode())
+    out(t, "valid-neon.txt", (head + tuning_section("neon", "neon_12x8", mc=(192, 96), nc=(4096, 4096), sup=0)
+                              + end).encode())
+    out(t, "bad-kc-zero.txt", (head + avx512.replace("kc 256", "kc 0") + end).encode())
+    out(t, "bad-duplicate-key.txt", (head + avx512 + "kc 128\n" + end).encode())
+    out(t, "bad-unknown-kernel.txt", (head + avx512.replace("avx512_6x64", "avx512_99x99") + end).encode())
+    out(t, "bad-truncated.txt", (head + avx512)[:-60].encode())
+    out(t, "bad-crlf.txt", (head + avx512 + end).replace("\n", "\r\n").encode())
+    out(t, "bad-no-signature.txt", ("sketchmm-tuning 1\n" + avx512 + end).encode())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--make-ann", help="sketchmm_make_ann, for a benchmark file written by the library")
@@ -386,6 +425,7 @@ def main():
     corpus_ann(args.make_ann)
     corpus_spec()
     corpus_api()
+    corpus_tuning()
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(CORPUS) for f in fs)
     print("make_corpus: %d bytes in %s" % (total, CORPUS))
     return 0

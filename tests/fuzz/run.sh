@@ -5,7 +5,7 @@
 #   bash tests/fuzz/run.sh --regress TARGET                           every committed input once
 #   bash tests/fuzz/run.sh all [SECONDS]                              each target in turn
 #
-# TARGET is fuzz_idx, fuzz_h5_matrix, fuzz_ann, fuzz_spec or fuzz_api. Options (before TARGET):
+# TARGET is fuzz_idx, fuzz_h5_matrix, fuzz_ann, fuzz_spec, fuzz_api or fuzz_tuning. Options (before TARGET):
 #   --build-dir DIR  the fuzz build (default: build-fuzz at the repository root). Configured when it
 #                    has no CMakeCache.txt (CC=clang, -DSKETCHMM_FUZZ=ON -DSKETCHMM_BUILD_TESTS=OFF
 #                    -DCMAKE_BUILD_TYPE=Debug), then `cmake --build DIR --target TARGET`.
@@ -25,7 +25,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-targets=(fuzz_idx fuzz_h5_matrix fuzz_ann fuzz_spec fuzz_api)
+targets=(fuzz_idx fuzz_h5_matrix fuzz_ann fuzz_spec fuzz_api fuzz_tuning)
 
 build_dir=$root/build-fuzz
 do_build=1
