@@ -28,8 +28,8 @@
  * not fail, the block is computed by a plain double-accumulation loop.
  * select_block feeds top-k's selections from the same block without
  * storing it (fused_select.h: the scores summed in registers as exact_sgemm
- * sums them, bit for bit, for s <= FUSED_SELECT_MAX_DIM; longer sketches are
- * left to estimate_block).
+ * sums them, bit for bit, for s up to exact_sgemm_sum_depth and
+ * FUSED_SELECT_MAX_DIM; longer sketches are left to estimate_block).
  *
  * Overflow: the inputs are finite (checked before sketching), but a sketch
  * of values near FLT_MAX can overflow (a Gaussian or CountSketch sum, a
@@ -198,7 +198,8 @@ smm_status classical_estimate(const smm_context *ctx, const approx_b_side *b, co
     (void)b;
     const classical_state *as = a_state;
     const float *sb = factor_sb(b_state, a_state);
-    if (as->s <= SMALLK_MAX_K) /* bound by writing C: the small-k kernel, streaming stores for a large C */
+    /* bound by writing C: the small-k kernel (streaming stores for a large C), exact_sgemm's bits */
+    if (as->s <= SMALLK_MAX_K && as->s <= exact_sgemm_sum_depth(ctx->isa))
         return smallk_gemm(ctx, p->m, p->n, as->s, p->alpha, as->as, as->s, 1, sb, p->n, 1, p->beta, p->C, p->rs_c,
                            p->cs_c);
     smm_layout layout;
@@ -236,7 +237,8 @@ int classical_select_block(const smm_context *ctx, const approx_b_side *b, const
 {
     const classical_state *as = a_state;
     const int64_t n = b->cols.count, s = as->s;
-    if (s > FUSED_SELECT_MAX_DIM) /* exact_sgemm may split the sum over s: leave the block to estimate_block */
+    /* exact_sgemm splits a sum longer than its depth: such blocks stay with estimate_block */
+    if (s > FUSED_SELECT_MAX_DIM || s > exact_sgemm_sum_depth(ctx->isa))
         return 0;
     fused_select_block(ctx->isa, rows, cols, s, as->as + i0 * s, s, factor_sb(b_state, a_state) + j0, n, j0, sel);
     return 1;

@@ -8,12 +8,13 @@
  * risen) is stored, to a small buffer, and fed to the row's selection
  * (approx_select.h) as top-k would have fed it.
  *
- * The scores are those exact_sgemm gives for the same block when s <=
- * FUSED_SELECT_MAX_DIM (one run of its k-loop: its kc is 256 on every
- * target): each summed from 0 over p in increasing order, with fused
- * multiply-adds on the SIMD paths (as exact_sgemm's AVX2, AVX-512 and NEON
- * kernels) and with a separate multiply and add on the scalar path (as its
- * scalar kernel; the library is built with -ffp-contract=off). A selection
+ * The scores are those exact_sgemm gives for the same block when s is at
+ * most exact_sgemm_sum_depth (one run of its k-loop: its kc, 16 to 2048
+ * depending on the configuration, exact/sgemm.h; callers check it): each
+ * summed from 0 over p in increasing order, with fused multiply-adds on
+ * the SIMD paths (as exact_sgemm's AVX2, AVX-512 and NEON kernels) and with
+ * a separate multiply and add on the scalar path (as its scalar kernel; the
+ * library is built with -ffp-contract=off). A selection
  * keeps the best r scores under a total order (larger score, then smaller
  * column), so it ends with the same entries whichever scores it was shown
  * beyond those it keeps: the candidates equal those of the buffered pass,
@@ -27,7 +28,7 @@
 #include "approx/approx_select.h"
 #include "common/smm_dispatch.h"
 
-/* The longest sketch the fused pass takes: exact_sgemm sums up to its kc (256) in one run. */
+/* The longest sketch the kernels take (their packed strip of A); callers also keep s <= exact_sgemm_sum_depth. */
 #define FUSED_SELECT_MAX_DIM 256
 
 /*

@@ -19,10 +19,11 @@
  *        separate multiply and add on the scalar path;
  *   c  := alpha * ab                (beta == 0: C is not read)
  *      := fma(beta, c, alpha * ab)  (SIMD paths; scalar: beta * c + alpha * ab)
- * This is exact_sgemm's arithmetic for k <= its kc (256) on every path, so for
- * beta 0 or 1 the results equal exact_sgemm's bit for bit on the same path;
- * for another beta exact_sgemm's partial edge tiles add beta * c without a
- * fused multiply-add, so its last bits may differ there.
+ * This is exact_sgemm's arithmetic for k <= its kc (exact_sgemm_sum_depth,
+ * 16 to 2048 depending on the configuration) on every path, so for k within
+ * it and beta 0 or 1 the results equal exact_sgemm's bit for bit on the same
+ * path; for another beta exact_sgemm's partial edge tiles add beta * c
+ * without a fused multiply-add, so its last bits may differ there.
  */
 #ifndef SMALLK_GEMM_H
 #define SMALLK_GEMM_H

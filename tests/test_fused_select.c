@@ -9,7 +9,9 @@
  *     buffered pass (exact_sgemm's block of scores fed to the selections)
  *     bit for bit, for every sketched-factor method, every path and 1 to 3
  *     threads, including longer sketches (left to the buffered pass) and
- *     candidate counts beyond a first block.
+ *     candidate counts beyond a first block; under a configuration whose
+ *     kc is shorter than the sketch, exact_sgemm splits the sum and the
+ *     blocks stay with the buffered pass (its bits).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,8 @@
 #include "approx/approx_plan.h"
 #include "approx/fused_select.h"
 #include "approx/topk_stream.h"
+#include "exact/sgemm.h"
+#include "exact/tuning.h"
 #include "test_util.h"
 
 /* A small integer in [-3, 3]. */
@@ -174,12 +178,14 @@ static void keep_rows(void *arg, int64_t i, scored_index *best, int64_t count, v
     }
 }
 
-START_TEST(fused_pass_equals_buffered_pass)
+/*
+ * The candidates of the fused pass equal the buffered pass's for methods x sizes on every path and 1 to 3 threads;
+ * blocks go to the fused kernels exactly when s <= FUSED_SELECT_MAX_DIM and exact_sgemm_sum_depth (the path's kc).
+ */
+static void check_fused_equals_buffered(const sketch_method *methods, size_t nmethods, const int64_t *sizes,
+                                        size_t nsizes)
 {
     const int64_t n = 4500, k = 40, mmax = 130; /* three column blocks, the last partial */
-    const sketch_method methods[] = { SKETCH_LOWRANK, SKETCH_GAUSSIAN_PROJECTION, SKETCH_SRHT, SKETCH_COUNTSKETCH,
-                                      SKETCH_CR_SAMPLING };
-    const int64_t sizes[] = { 1, 7, 16, 33, 300 };
     const int64_t ms[] = { 5, 130 };
     const int64_t rs[] = { 1, 20, 2100 };
     smm_isa isas[4];
@@ -193,8 +199,8 @@ START_TEST(fused_pass_equals_buffered_pass)
     test_fill_uniform(Bt, n * k, &rng);
     for (int64_t j = 0; j < n; j += 89) /* ties: repeated database vectors */
         memcpy(Bt + ((j * 11) % n) * k, Bt + j * k, sizeof(float) * (size_t)k);
-    for (size_t mi = 0; mi < sizeof methods / sizeof methods[0]; mi++)
-        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+    for (size_t mi = 0; mi < nmethods; mi++)
+        for (size_t si = 0; si < nsizes; si++)
             for (int q = 0; q < nisa; q++) {
                 approx_options o = APPROX_OPTIONS_INIT;
                 o.method = methods[mi];
@@ -204,6 +210,7 @@ START_TEST(fused_pass_equals_buffered_pass)
                 approx_plan *plan;
                 ck_assert_int_eq(approx_plan_create(SMM_ROW_MAJOR, SMM_TRANS, k, n, Bt, k, &o, NULL, &plan), SMM_OK);
                 const int64_t s = ((const classical_state *)plan->b_state)->s;
+                const int fusable = s <= FUSED_SELECT_MAX_DIM && s <= exact_sgemm_sum_depth(isas[q]);
                 for (size_t ai = 0; ai < sizeof ms / sizeof ms[0]; ai++) {
                     const int64_t m = ms[ai];
                     const smm_context one = { isas[q], 1 };
@@ -227,9 +234,9 @@ START_TEST(fused_pass_equals_buffered_pass)
                                                          &got, 0),
                                              SMM_OK);
                             /* one thread, three tasks of three blocks: fused once the selections are full */
-                            if (s <= FUSED_SELECT_MAX_DIM && threads == 1 && m == 130)
+                            if (fusable && threads == 1 && m == 130)
                                 ck_assert_int_gt(fused_blocks_taken, 0);
-                            if (s > FUSED_SELECT_MAX_DIM)
+                            if (!fusable)
                                 ck_assert_int_eq(fused_blocks_taken, 0);
                             ck_assert_msg(memcmp(cand_got, cand_want, sizeof(int64_t) * (size_t)(m * r)) == 0 &&
                                               memcmp(score_got, score_want, sizeof(float) * (size_t)(m * r)) == 0,
@@ -244,6 +251,30 @@ START_TEST(fused_pass_equals_buffered_pass)
             }
     free(A), free(Bt), free(cand_want), free(cand_got), free(score_want), free(score_got);
 }
+
+START_TEST(fused_pass_equals_buffered_pass)
+{
+    const sketch_method methods[] = { SKETCH_LOWRANK, SKETCH_GAUSSIAN_PROJECTION, SKETCH_SRHT, SKETCH_COUNTSKETCH,
+                                      SKETCH_CR_SAMPLING };
+    const int64_t sizes[] = { 1, 7, 16, 33, 200, 300 }; /* 200: beyond the model's kc on some CPUs, within 256 */
+    check_fused_equals_buffered(methods, sizeof methods / sizeof methods[0], sizes, sizeof sizes / sizeof sizes[0]);
+}
+END_TEST
+
+/* A configuration whose kc (16, the least) is shorter than the sketch: the buffered pass's bits, no fused block. */
+START_TEST(fused_pass_follows_the_configured_depth)
+{
+    const tuning_state saved = *tuning_active();
+    tuning_state shallow = saved;
+    for (int isa = 0; isa < SMM_ISA_COUNT; isa++)
+        shallow.params[isa].kc = TUNING_KC_MIN;
+    tuning_install(&shallow);
+    const sketch_method methods[] = { SKETCH_LOWRANK, SKETCH_GAUSSIAN_PROJECTION };
+    const int64_t sizes[] = { 16, 17, 33 };
+    check_fused_equals_buffered(methods, sizeof methods / sizeof methods[0], sizes, sizeof sizes / sizeof sizes[0]);
+    ck_assert_int_eq(exact_sgemm_sum_depth(SMM_ISA_SCALAR), TUNING_KC_MIN);
+    tuning_install(&saved);
+}
 END_TEST
 
 static Suite *fused_select_suite(void)
@@ -255,6 +286,7 @@ static Suite *fused_select_suite(void)
     tcase_add_test(tc, kernels_match_twin_on_exact_sums);
     tcase_add_test(tc, kernel_table_rows);
     tcase_add_test(tc, fused_pass_equals_buffered_pass);
+    tcase_add_test(tc, fused_pass_follows_the_configured_depth);
     suite_add_tcase(suite, tc);
     return suite;
 }

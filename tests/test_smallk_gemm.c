@@ -152,7 +152,8 @@ START_TEST(streaming_stores_at_every_offset)
 }
 END_TEST
 
-/* beta 0 or 1: exact_sgemm's bits on the same path (rounding included), for every thread count. */
+/* beta 0 or 1, k within exact_sgemm_sum_depth: exact_sgemm's bits on the same path (rounding included), for every
+ * thread count. */
 START_TEST(equals_exact_sgemm)
 {
     smm_isa isas[4];
@@ -172,6 +173,8 @@ START_TEST(equals_exact_sgemm)
                 for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
                     for (int variant = 0; variant < 4; variant++) {
                         const int64_t m = ms[mi], n = ns[ni], k = ks[ki];
+                        if (k > exact_sgemm_sum_depth(isas[q])) /* a configuration whose kc splits the sum */
+                            continue;
                         const float alpha = variant & 1 ? 0.75f : 1.0f, beta = variant & 2 ? 1.0f : 0.0f;
                         const int col_major = (int)((mi + ni + ki) % 2);
                         const int64_t ldc = col_major ? m : n;
