@@ -14,18 +14,16 @@
  *
  * The product: estimate writes alpha * AS * SB + beta * C straight into the
  * caller's C (so an allocation failure leaves C untouched, and beta == 0
- * never reads C), with the small-k kernel when s <= SMALLK_MAX_K (the
- * product is bound by writing C; exact/smallk_gemm.h: the same arithmetic
- * as exact_sgemm, bit for bit when beta is 0 or 1), else one exact_sgemm_with
- * call; estimate_block
- * computes a block of rows and columns of AS * SB the same way on one
- * thread. exact_sgemm rounds every entry the same way whatever C's layout,
- * the block or the thread count, except that it splits the sum over s in
- * chunks of its kc (256) on its packed path and not on its small-product
- * path: when s > 256 a block may round differently from the whole product
- * (estimate_block's values then equal estimate's up to float rounding). If
- * exact_sgemm cannot allocate its workspace in estimate_block, which must
- * not fail, the block is computed by a plain double-accumulation loop.
+ * never reads C), with the small-k kernel when s <= SMALLK_MAX_K and
+ * exact_sgemm sums s in one run (exact_sgemm_sum_depth: its kc; the product
+ * is bound by writing C; exact/smallk_gemm.h: exact_sgemm's arithmetic, bit
+ * for bit when beta is 0 or 1), else one exact_sgemm_with call;
+ * estimate_block computes a block of rows and columns of AS * SB with
+ * exact_sgemm on one thread. exact_sgemm rounds every entry the same way
+ * whatever C's layout, the block or the thread count (its small-product
+ * path sums in blocks of kc like its packed path). If exact_sgemm cannot
+ * allocate its workspace in estimate_block, which must not fail, the block
+ * is computed by a plain double-accumulation loop.
  * select_block feeds top-k's selections from the same block without
  * storing it (fused_select.h: the scores summed in registers as exact_sgemm
  * sums them, bit for bit, for s up to exact_sgemm_sum_depth and
