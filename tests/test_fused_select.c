@@ -256,7 +256,7 @@ START_TEST(fused_pass_equals_buffered_pass)
 {
     const sketch_method methods[] = { SKETCH_LOWRANK, SKETCH_GAUSSIAN_PROJECTION, SKETCH_SRHT, SKETCH_COUNTSKETCH,
                                       SKETCH_CR_SAMPLING };
-    const int64_t sizes[] = { 1, 7, 16, 33, 200, 300 }; /* 200: beyond the model's kc on some CPUs, within 256 */
+    const int64_t sizes[] = { 1, 7, 16, 33, 300 };
     check_fused_equals_buffered(methods, sizeof methods / sizeof methods[0], sizes, sizeof sizes / sizeof sizes[0]);
 }
 END_TEST
@@ -269,8 +269,8 @@ START_TEST(fused_pass_follows_the_configured_depth)
     for (int isa = 0; isa < SMM_ISA_COUNT; isa++)
         shallow.params[isa].kc = TUNING_KC_MIN;
     tuning_install(&shallow);
-    const sketch_method methods[] = { SKETCH_LOWRANK, SKETCH_GAUSSIAN_PROJECTION };
-    const int64_t sizes[] = { 16, 17, 33 };
+    const sketch_method methods[] = { SKETCH_LOWRANK };
+    const int64_t sizes[] = { 16, 33 }; /* 16: within the depth (fused), 33: beyond it (buffered) */
     check_fused_equals_buffered(methods, sizeof methods / sizeof methods[0], sizes, sizeof sizes / sizeof sizes[0]);
     ck_assert_int_eq(exact_sgemm_sum_depth(SMM_ISA_SCALAR), TUNING_KC_MIN);
     tuning_install(&saved);
