@@ -12,17 +12,22 @@
  *             its own SB, built from the plan's op(B) (b->cols stays valid
  *             for the plan's life) with the same sampled coordinates.
  *
- * The product: estimate is one exact_sgemm_with call writing
- * alpha * AS * SB + beta * C straight into the caller's C (so an allocation
- * failure leaves C untouched, and beta == 0 never reads C); estimate_block
- * computes a block of rows and columns of AS * SB the same way on one
- * thread. exact_sgemm rounds every entry the same way whatever C's layout,
- * the block or the thread count, except that it splits the sum over s in
- * chunks of its kc (256) on its packed path and not on its small-product
- * path: when s > 256 a block may round differently from the whole product
- * (estimate_block's values then equal estimate's up to float rounding). If
- * exact_sgemm cannot allocate its workspace in estimate_block, which must
- * not fail, the block is computed by a plain double-accumulation loop.
+ * The product: estimate writes alpha * AS * SB + beta * C straight into the
+ * caller's C (so an allocation failure leaves C untouched, and beta == 0
+ * never reads C), with the small-k kernel when s <= SMALLK_MAX_K and
+ * exact_sgemm sums s in one run (exact_sgemm_sum_depth: its kc; the product
+ * is bound by writing C; exact/smallk_gemm.h: exact_sgemm's arithmetic, bit
+ * for bit when beta is 0 or 1), else one exact_sgemm_with call;
+ * estimate_block computes a block of rows and columns of AS * SB with
+ * exact_sgemm on one thread. exact_sgemm rounds every entry the same way
+ * whatever C's layout, the block or the thread count (its small-product
+ * path sums in blocks of kc like its packed path). If exact_sgemm cannot
+ * allocate its workspace in estimate_block, which must not fail, the block
+ * is computed by a plain double-accumulation loop.
+ * select_block feeds top-k's selections from the same block without
+ * storing it (fused_select.h: the scores summed in registers as exact_sgemm
+ * sums them, bit for bit, for s up to exact_sgemm_sum_depth and
+ * FUSED_SELECT_MAX_DIM; longer sketches are left to estimate_block).
  *
  * Overflow: the inputs are finite (checked before sketching), but a sketch
  * of values near FLT_MAX can overflow (a Gaussian or CountSketch sum, a
@@ -41,7 +46,9 @@
 
 #include "approx/approx_classical.h"
 #include "approx/approx_scale.h"
+#include "approx/fused_select.h"
 #include "exact/sgemm.h"
+#include "exact/smallk_gemm.h"
 
 /* ------------------------------------------------------------------------
  * Shared helpers
@@ -190,6 +197,10 @@ smm_status classical_estimate(const smm_context *ctx, const approx_b_side *b, co
     (void)b;
     const classical_state *as = a_state;
     const float *sb = factor_sb(b_state, a_state);
+    /* bound by writing C: the small-k kernel (streaming stores for a large C), exact_sgemm's bits */
+    if (as->s <= SMALLK_MAX_K && as->s <= exact_sgemm_sum_depth(ctx->isa))
+        return smallk_gemm(ctx, p->m, p->n, as->s, p->alpha, as->as, as->s, 1, sb, p->n, 1, p->beta, p->C, p->rs_c,
+                           p->cs_c);
     smm_layout layout;
     int64_t ldc;
     classical_view_matrix(p->m, p->n, p->rs_c, p->cs_c, &layout, &ldc);
@@ -220,12 +231,25 @@ void classical_estimate_block(const smm_context *ctx, const approx_b_side *b, co
         }
 }
 
+int classical_select_block(const smm_context *ctx, const approx_b_side *b, const void *b_state, const void *a_state,
+                           int64_t i0, int64_t rows, int64_t j0, int64_t cols, top_select *sel)
+{
+    const classical_state *as = a_state;
+    const int64_t n = b->cols.count, s = as->s;
+    /* exact_sgemm splits a sum longer than its depth: such blocks stay with estimate_block */
+    if (s > FUSED_SELECT_MAX_DIM || s > exact_sgemm_sum_depth(ctx->isa))
+        return 0;
+    fused_select_block(ctx->isa, rows, cols, s, as->as + i0 * s, s, factor_sb(b_state, a_state) + j0, n, j0, sel);
+    return 1;
+}
+
 /* ------------------------------------------------------------------------
  * The linear sketches' operations and facts
  * ------------------------------------------------------------------------ */
 
 const approx_method_ops classical_linear_ops = {
-    linear_sketch_b, linear_sketch_a, classical_estimate, classical_estimate_block, classical_free_state,
+    linear_sketch_b,        linear_sketch_a, classical_estimate, classical_estimate_block,
+    classical_select_block, classical_free_state,
 };
 
 int64_t classical_encoded_bytes(sketch_method id, int32_t s, int64_t k)

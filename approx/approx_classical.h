@@ -90,6 +90,10 @@ smm_status classical_estimate(const smm_context *ctx, const approx_b_side *b, co
 void classical_estimate_block(const smm_context *ctx, const approx_b_side *b, const void *b_state,
                               const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
                               int64_t ldo);
+/* approx_method_ops.select_block: the top-k candidate pass of AS * SB with the scores in registers (s <=
+ * FUSED_SELECT_MAX_DIM and exact_sgemm_sum_depth; 0 for longer sketches). */
+int classical_select_block(const smm_context *ctx, const approx_b_side *b, const void *b_state, const void *a_state,
+                           int64_t i0, int64_t rows, int64_t j0, int64_t cols, top_select *sel);
 /* approx_method.encoded_bytes of the sketched-factor methods: s floats. */
 int64_t classical_encoded_bytes(sketch_method id, int32_t s, int64_t k);
 

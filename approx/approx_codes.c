@@ -308,7 +308,7 @@ static void codes_estimate_block(const smm_context *ctx, const approx_b_side *b,
 }
 
 static const approx_method_ops codes_ops = {
-    codes_sketch_b, codes_sketch_a, codes_estimate, codes_estimate_block, codes_free_state,
+    codes_sketch_b, codes_sketch_a, codes_estimate, codes_estimate_block, NULL, codes_free_state,
 };
 
 /* The code in 64-bit words (sketch_code_words: cross-polytope packs fields), and the norm. */

@@ -197,7 +197,7 @@ static smm_status cr_sketch_a(const smm_context *ctx, const approx_b_side *b, co
 }
 
 static const approx_method_ops cr_ops = {
-    cr_sketch_b, cr_sketch_a, classical_estimate, classical_estimate_block, classical_free_state,
+    cr_sketch_b, cr_sketch_a, classical_estimate, classical_estimate_block, classical_select_block, classical_free_state,
 };
 
 const approx_method approx_method_cr_sampling = {

@@ -235,7 +235,7 @@ static void md_estimate_block(const smm_context *ctx, const approx_b_side *b, co
 }
 
 static const approx_method_ops md_ops = {
-    md_sketch_b, md_sketch_a, md_estimate, md_estimate_block, md_free_state,
+    md_sketch_b, md_sketch_a, md_estimate, md_estimate_block, NULL, md_free_state,
 };
 
 /* C 4-bit leaf codes and the norm of a row of op(A) (the plan keeps 16 C + 8 bytes of tables per column of op(B)). */

@@ -179,7 +179,7 @@ static void pq_estimate_block(const smm_context *ctx, const approx_b_side *b, co
 }
 
 static const approx_method_ops pq_ops = {
-    pq_sketch_b, pq_sketch_a, pq_estimate, pq_estimate_block, pq_free_state,
+    pq_sketch_b, pq_sketch_a, pq_estimate, pq_estimate_block, NULL, pq_free_state,
 };
 
 /* M 4-bit codes. */

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "approx/approx_select.h"
 #include "approx/approx_vectors.h"
 #include "sketchmm/approx.h"
 
@@ -67,6 +68,16 @@ typedef struct {
     void (*estimate_block)(const smm_context *ctx, const approx_b_side *b, const void *b_state,
                            const void *a_state, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *out,
                            int64_t ldo);
+    /*
+     * Optional (NULL: none). Feed sel[r] (r < rows; full selections,
+     * approx_select.h) with est(a_{i0 + r}, b_{j0 + c}) for c < cols, the
+     * values estimate_block gives for that block, bit for bit, without
+     * storing them; block limits, threads and safety as estimate_block.
+     * Returns 1 when done, 0 with sel untouched when it cannot give exactly
+     * those values for this product (top-k then calls estimate_block).
+     */
+    int (*select_block)(const smm_context *ctx, const approx_b_side *b, const void *b_state, const void *a_state,
+                        int64_t i0, int64_t rows, int64_t j0, int64_t cols, top_select *sel);
     /* Free a state of sketch_b or sketch_a (NULL is a no-op). */
     void (*free_state)(void *state);
 } approx_method_ops;

@@ -28,6 +28,15 @@ static smm_status estimate_block_scores(const void *arg, const smm_context *ctx,
     return SMM_OK;
 }
 
+/* The method's estimates of a block fed straight into the selections, when the method can (approx_problem.h). */
+static int estimate_block_select(const void *arg, const smm_context *ctx, int64_t i0, int64_t rows, int64_t j0,
+                                 int64_t cols, top_select *sel)
+{
+    const estimate_blocks *e = arg;
+    const approx_plan *plan = e->plan;
+    return plan->method->ops->select_block(ctx, &plan->b, plan->b_state, e->a_state, i0, rows, j0, cols, sel);
+}
+
 typedef struct {
     int64_t r;
     int64_t *cand;
@@ -100,9 +109,11 @@ smm_status approx_plan_topk_run(const smm_context *ctx, const approx_plan *plan,
     t0 = approx_clock();
     if (s == SMM_OK) { /* the candidate pass: the method's estimates in its blocks, selected while in cache */
         const estimate_blocks e = { plan, a_state };
+        const topk_scores scores = { estimate_block_scores,
+                                     method->ops->select_block != NULL ? estimate_block_select : NULL, &e };
         candidate_rows c = { r, cand };
-        s = topk_stream(ctx, m, b->cols.count, r, method->topk_shape(b->opts.size, b->k), 0, estimate_block_scores,
-                        &e, keep_candidates, &c, 0);
+        s = topk_stream(ctx, m, b->cols.count, r, method->topk_shape(b->opts.size, b->k), 0, &scores,
+                        keep_candidates, &c, 0);
     }
     method->ops->free_state(a_state);
     approx_phase_add(&times->estimate, t0);

@@ -108,9 +108,10 @@ smm_status exact_topk_with(const smm_context *with, const topk_shape *block, smm
     best_rows best = { topk, smm_aligned_alloc((size_t)entries * sizeof(int64_t)),
                        smm_aligned_alloc((size_t)entries * sizeof(float)) };
     s = best.idx && best.val ? SMM_OK : SMM_ERR_NO_MEMORY;
+    const topk_scores scores = { product_block, NULL, &p };
     if (s == SMM_OK)
-        s = topk_stream(&ctx, m, n, topk, block != NULL ? *block : exact_topk_block(ctx.isa, k), 1, product_block, &p,
-                        keep_best, &best, 0);
+        s = topk_stream(&ctx, m, n, topk, block != NULL ? *block : exact_topk_block(ctx.isa, k), 1, &scores, keep_best,
+                        &best, 0);
     if (s == SMM_OK)
         for (int64_t i = 0; i < m; i++) {
             memcpy(idx + i * ldk, best.idx + i * topk, (size_t)topk * sizeof(int64_t));

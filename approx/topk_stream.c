@@ -10,7 +10,9 @@
  * ranges of each row (the union holds the best r of the row: each range
  * kept its own best r, under the same total order). Threads take tasks
  * dynamically; each computes a block of scores on one thread into its own
- * buffer and feeds its rows' selections from it while it is in the cache.
+ * buffer and feeds its rows' selections from it while it is in the cache,
+ * or, once the selections of its rows are full and the stream has a select
+ * function that takes the block, has it feed them without a buffer.
  */
 #include "approx/topk_stream.h"
 
@@ -27,8 +29,7 @@ topk_shape topk_shape_of_size(int32_t size, int64_t k)
 }
 
 smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_shape shape, int sorted,
-                       topk_score_fn score, const void *score_arg, topk_row_fn done, void *done_arg,
-                       size_t scratch_bytes)
+                       const topk_scores *scores, topk_row_fn done, void *done_arg, size_t scratch_bytes)
 {
     const int64_t RB = shape.rows, CB = shape.cols;
     const int64_t row_blocks = (m + RB - 1) / RB, col_blocks = (n + CB - 1) / CB;
@@ -101,12 +102,18 @@ smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, 
             for (int64_t row = 0; row < rows; row++)
                 top_select_init(&sel[row], bufs + row * cap, r, ctx->isa);
             smm_status s = SMM_OK;
+            int full = 0; /* every row of the task has r scores: blocks may go to scores->select */
             for (int64_t cb = cb0; cb < cb1 && s == SMM_OK; cb++) {
                 const int64_t j0 = cb * CB, cols = n - j0 < CB ? n - j0 : CB;
-                s = score(score_arg, &one, i0, rows, j0, cols, block, block_cols);
+                if (full && scores->select != NULL && scores->select(scores->arg, &one, i0, rows, j0, cols, sel))
+                    continue;
+                s = scores->score(scores->arg, &one, i0, rows, j0, cols, block, block_cols);
                 if (s == SMM_OK)
                     for (int64_t row = 0; row < rows; row++)
                         top_select_feed(&sel[row], block + row * block_cols, j0, cols);
+                full = 1;
+                for (int64_t row = 0; row < rows; row++)
+                    full &= sel[row].full;
             }
             if (s != SMM_OK) {
                 int expected = 0; /* the first failure's status is the call's */

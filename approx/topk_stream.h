@@ -6,9 +6,12 @@
  * block of TOPK_STREAM_COLS columns at a time on one thread (e.g. one
  * single-thread SGEMM) and feeds each row's selection (approx_select.h)
  * from that block at once, while it is in the cache: the scores never go
- * to memory. The one top-k driver: exact_topk (for long products in the
- * exact core's configured block, approx/exact_topk.h) and the candidate
- * pass of every approximate method.
+ * to memory. Once a task's selections are full, a stream that can compute
+ * its scores straight into them (topk_scores.select: the fused candidate
+ * pass of the sketched-factor methods, fused_select.h) does so, and its
+ * blocks are not stored at all. The one top-k driver: exact_topk (for long
+ * products in the exact core's configured block, approx/exact_topk.h) and
+ * the candidate pass of every approximate method.
  */
 #ifndef APPROX_TOPK_STREAM_H
 #define APPROX_TOPK_STREAM_H
@@ -62,6 +65,24 @@ typedef smm_status (*topk_score_fn)(const void *arg, const smm_context *ctx, int
                                     int64_t cols, float *out, int64_t ldo);
 
 /*
+ * Feed sel[r] (r < rows, every one full: its threshold in force) with
+ * score(i0 + r, j0 + c) for c < cols, the values a topk_score_fn of the same
+ * stream gives, without storing them (block limits as for topk_score_fn, one
+ * thread, safe to call from several threads at once). Returns 1 when done,
+ * 0 with sel untouched when it cannot give exactly those values (the stream
+ * then computes the block into its buffer).
+ */
+typedef int (*topk_select_fn)(const void *arg, const smm_context *ctx, int64_t i0, int64_t rows, int64_t j0,
+                              int64_t cols, top_select *sel);
+
+/* Where a stream's scores come from: a block into a buffer, and optionally straight into the selections. */
+typedef struct {
+    topk_score_fn score;
+    topk_select_fn select; /* NULL: every block through score */
+    const void *arg;       /* the first argument of both */
+} topk_scores;
+
+/*
  * Row i is done: best[0 .. count) are its best min(r, n) scores, in order
  * (larger first, then smaller column) when topk_stream was asked for sorted
  * rows, else in no particular order. Called once per row, from several
@@ -75,12 +96,14 @@ typedef void (*topk_row_fn)(void *arg, int64_t i, scored_index *best, int64_t co
  * with ctx->threads threads (the selection's kernels from ctx->isa), in
  * blocks of shape (rows, cols >= 1; topk_stream_shape for products, a
  * method's own otherwise); sorted != 0 asks for each row's best in order.
+ * A task's blocks go through scores->score until every row of the task has
+ * r scores (its first block, when r <= shape.cols), then through
+ * scores->select when there is one and it accepts the block.
  * Returns SMM_OK, SMM_ERR_NO_MEMORY or SMM_ERR_OVERFLOW (workspace), or the
  * first failure of score; rows finished before a failure may already have
  * been passed to done. The result does not depend on the thread count.
  */
 smm_status topk_stream(const smm_context *ctx, int64_t m, int64_t n, int64_t r, topk_shape shape, int sorted,
-                       topk_score_fn score, const void *score_arg, topk_row_fn done, void *done_arg,
-                       size_t scratch_bytes);
+                       const topk_scores *scores, topk_row_fn done, void *done_arg, size_t scratch_bytes);
 
 #endif /* APPROX_TOPK_STREAM_H */

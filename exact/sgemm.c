@@ -151,6 +151,11 @@ const char *exact_sgemm_kernel_name_for(smm_isa isa)
     return sgemm_kernels_for(isa)->shapes[tuning_active()->params[isa].shape].name;
 }
 
+int64_t exact_sgemm_sum_depth(smm_isa isa)
+{
+    return tuning_active()->params[isa].kc;
+}
+
 const char *exact_sgemm_kernel_name(void)
 {
     smm_isa isa;

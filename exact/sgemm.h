@@ -62,4 +62,14 @@ smm_status sgemm_check_overlap(smm_layout layout, smm_trans transa, smm_trans tr
  */
 const char *exact_sgemm_kernel_name_for(smm_isa isa);
 
+/*
+ * The longest inner dimension exact_sgemm sums in one run on path isa (a
+ * valid path): its kc in the active configuration. A product with k at most
+ * this sums every entry from 0 over p in increasing order, with the path's
+ * multiply-adds, before alpha and beta; a longer one sums in blocks of it.
+ * Kernels that promise exact_sgemm's bits (the small-k product, the fused
+ * candidate pass) hold that promise up to this depth.
+ */
+int64_t exact_sgemm_sum_depth(smm_isa isa);
+
 #endif /* SGEMM_H */

@@ -15,7 +15,7 @@ static const bench_mode *const modes[] = {
     &bench_mode_sgemm,   &bench_mode_sgemm_ladder, &bench_mode_sgemm_padded, &bench_mode_sgemm_small,
     &bench_mode_probe, &bench_mode_hamming,     &bench_mode_encode,
     &bench_mode_unary,   &bench_mode_mat4,         &bench_mode_brgemm,
-    &bench_mode_topk,    &bench_mode_pqscan,
+    &bench_mode_topk,    &bench_mode_pqscan,      &bench_mode_smallk,
 };
 #define MODE_COUNT ((int)(sizeof modes / sizeof modes[0]))
 

@@ -19,5 +19,6 @@ extern const bench_mode bench_mode_mat4;         /* 4x4 multiply, inverse and co
 extern const bench_mode bench_mode_brgemm;       /* batch-reduce GEMM against libxsmm and others (bench_brgemm.c) */
 extern const bench_mode bench_mode_topk;         /* top-10 inner products: sketchmm, OpenBLAS, FAISS (bench_topk.c) */
 extern const bench_mode bench_mode_pqscan;       /* PQ fast-scan lookups/s against the shuffle probes (bench_pqscan.c) */
+extern const bench_mode bench_mode_smallk;       /* dense rank-s product against exact_sgemm and the write bandwidth (bench_smallk.c) */
 
 #endif /* SKETCHMM_BENCH_MODES_H */

@@ -2,8 +2,10 @@
  * bench_probe.c - mode `probe`: print the peak FMA throughput of this
  * CPU for 512-bit and 256-bit FMAs on each thread count (see fma_probe.h),
  * its xor + popcount throughput, the ceiling of the Hamming kernels
- * (popcount_probe.h), and its VPSHUFB + add throughput, the ceiling of the
- * 4-bit lookup-table (PQ fast scan) kernels (shuffle_probe.h).
+ * (popcount_probe.h), its VPSHUFB + add throughput, the ceiling of the
+ * 4-bit lookup-table (PQ fast scan) kernels (shuffle_probe.h), and its
+ * memory write bandwidth with streaming and regular stores, the ceiling of
+ * kernels bound by writing a large result (write_probe.h).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "popcount_probe.h"
 #include "shuffle_probe.h"
 #include "throughput_probe.h"
+#include "write_probe.h"
 
 typedef struct {
     bench_int_list threads;
@@ -40,10 +43,16 @@ static void describe(FILE *out)
         "  a += x, b += x >> 8, the pshufb kernels' accumulation) and '512-bit vpermb+vpdpbusd'\n"
         "  (%d chains: a 64-entry VPERMB lookup, VPDPBUSD adding 4 bytes into 32 bits; the mix of\n"
         "  pq_scan's AVX-512 kernel, needs AVX512_VBMI and VNNI; mode pqscan). Cycles are TSC\n"
-        "  (nominal) cycles.\n",
+        "  (nominal) cycles.\n"
+        "  Then the write bandwidth: each thread writes its own contiguous part of a %.0f MiB\n"
+        "  buffer (touched once before), with non-temporal 64-byte stores ('streaming stores':\n"
+        "  no read of the lines, the ceiling of a kernel bound by writing a large result, e.g.\n"
+        "  the small-k product of the sketched-factor methods) or regular vector stores\n"
+        "  (each line read for ownership first); GB/s (1e9 bytes) over the slowest thread's\n"
+        "  time, best of %d runs.\n",
         FMA_PROBE_AVX512_CHAINS, FMA_PROBE_AVX2_CHAINS, THROUGHPUT_PROBE_RUNS, THROUGHPUT_PROBE_RUN_MILLISECONDS,
         POPCOUNT_PROBE_CHAINS, SHUFFLE_PROBE_CHAINS, SHUFFLE_PROBE_CHAINS_AVX2, SHUFFLE_PROBE_CHAINS_U16,
-        SHUFFLE_PROBE_CHAINS_VPERMB);
+        SHUFFLE_PROBE_CHAINS_VPERMB, WRITE_PROBE_BYTES / (1024.0 * 1024.0), WRITE_PROBE_RUNS);
 }
 
 static int run_mode(void *config, FILE *csv)
@@ -113,6 +122,21 @@ static int run_mode(void *config, FILE *csv)
             fflush(stdout);
         }
     }
+    printf("\n%-24s %7s %10s %13s\n", "write loop", "threads", "GB/s", "GB/s/thread");
+    const write_probe_kind writes[2] = { WRITE_PROBE_STREAM, WRITE_PROBE_STORE };
+    for (int w = 0; w < 2; w++) {
+        const char *missing = NULL;
+        if (!write_probe_available(writes[w], &missing)) {
+            printf("%-24s unavailable: %s\n", write_probe_kind_name(writes[w]), missing);
+            continue;
+        }
+        for (int t = 0; t < nthreads; t++) {
+            const double gbytes = write_probe_gbytes(writes[w], (int)threads[t]);
+            printf("%-24s %7d %10.1f %13.1f\n", write_probe_kind_name(writes[w]), (int)threads[t], gbytes,
+                   gbytes / (double)threads[t]);
+            fflush(stdout);
+        }
+    }
     return 0;
 }
 
@@ -125,7 +149,7 @@ static const bench_option options[] = {
 
 const bench_mode bench_mode_probe = {
     .name = "probe",
-    .summary = "peak FMA (512-bit, 256-bit), xor+popcount and vpshufb lookup throughput of this CPU, 1 and more threads",
+    .summary = "peak FMA, xor+popcount and vpshufb lookup throughput, write bandwidth of this CPU, 1 and more threads",
     .options = options,
     .config_size = sizeof(probe_config),
     .describe = describe,

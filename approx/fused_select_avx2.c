@@ -1,0 +1,115 @@
+/*
+ * fused_select_avx2.c - the fused candidate-pass kernel with AVX2 and FMA
+ * (fused_select.h): tiles of up to 6 rows by 16 columns (12 accumulators),
+ * the strip's A copied once into a p-major panel (one broadcast per value
+ * from a fixed offset), two B loads per p (masked loads on the last, partial
+ * tile), fused multiply-adds from 0 in increasing p: exact_sgemm's AVX2
+ * arithmetic. Each tile's compares with the rows' thresholds are or-ed into
+ * one movemask; only when it is set is the tile stored and the rows with a
+ * score above their threshold fed, 16 columns at a time. The row count is a
+ * compile-time constant in each of the 6 instances the switch picks.
+ */
+#include <immintrin.h>
+
+#include "approx/fused_select.h"
+
+#define AVX2_MR 6
+#define AVX2_NR 16
+
+/* All ones in the first count lanes (count clamped to 0 .. 8). */
+static inline __m256i lanes(int64_t count)
+{
+    const int n = count < 0 ? 0 : count > 8 ? 8 : (int)count;
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+static inline __attribute__((always_inline)) void strip(const int mr, int64_t cols, int64_t s, const float *Ap,
+                                                       const float *B, int64_t ldb, int64_t j0, top_select *sel)
+{
+    float thr[AVX2_MR];
+#pragma GCC unroll 6
+    for (int r = 0; r < mr; r++)
+        thr[r] = sel[r].threshold;
+    for (int64_t c = 0; c < cols; c += AVX2_NR) {
+        const int64_t width = cols - c < AVX2_NR ? cols - c : AVX2_NR;
+        const int partial = width < AVX2_NR;
+        const __m256i v0 = lanes(width), v1 = lanes(width - 8);
+        __m256 acc[AVX2_MR][2];
+#pragma GCC unroll 6
+        for (int r = 0; r < mr; r++) {
+            acc[r][0] = _mm256_setzero_ps();
+            acc[r][1] = _mm256_setzero_ps();
+        }
+        const float *b = B + c, *a = Ap;
+        if (!partial) {
+            for (int64_t p = 0; p < s; p++) {
+                const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
+#pragma GCC unroll 6
+                for (int r = 0; r < mr; r++) {
+                    const __m256 av = _mm256_broadcast_ss(a + r);
+                    acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
+                    acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
+                }
+                a += AVX2_MR;
+                b += ldb;
+            }
+        } else { /* lanes past the columns are not read */
+            for (int64_t p = 0; p < s; p++) {
+                const __m256 b0 = _mm256_maskload_ps(b, v0), b1 = _mm256_maskload_ps(b + 8, v1);
+#pragma GCC unroll 6
+                for (int r = 0; r < mr; r++) {
+                    const __m256 av = _mm256_broadcast_ss(a + r);
+                    acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
+                    acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
+                }
+                a += AVX2_MR;
+                b += ldb;
+            }
+        }
+        __m256 above[AVX2_MR];
+        __m256 any = _mm256_setzero_ps();
+#pragma GCC unroll 6
+        for (int r = 0; r < mr; r++) {
+            const __m256 t = _mm256_broadcast_ss(&thr[r]);
+            __m256 c0 = _mm256_cmp_ps(acc[r][0], t, _CMP_GT_OQ), c1 = _mm256_cmp_ps(acc[r][1], t, _CMP_GT_OQ);
+            if (partial) { /* lanes past the columns hold 0, which may be above a negative threshold */
+                c0 = _mm256_and_ps(c0, _mm256_castsi256_ps(v0));
+                c1 = _mm256_and_ps(c1, _mm256_castsi256_ps(v1));
+            }
+            above[r] = _mm256_or_ps(c0, c1);
+            any = _mm256_or_ps(any, above[r]);
+        }
+        if (__builtin_expect(_mm256_movemask_ps(any) != 0, 0)) {
+            float tile[AVX2_MR][AVX2_NR] __attribute__((aligned(32)));
+#pragma GCC unroll 6
+            for (int r = 0; r < mr; r++) {
+                _mm256_store_ps(tile[r], acc[r][0]);
+                _mm256_store_ps(tile[r] + 8, acc[r][1]);
+            }
+            for (int r = 0; r < mr; r++)
+                if (_mm256_movemask_ps(above[r]) != 0) {
+                    top_select_feed(&sel[r], tile[r], j0 + c, width);
+                    thr[r] = sel[r].threshold;
+                }
+        }
+    }
+}
+
+void fused_select_avx2_6x16(int64_t rows, int64_t cols, int64_t s, const float *A, int64_t lda, const float *B,
+                            int64_t ldb, int64_t j0, top_select *sel)
+{
+    /* the strip's A, p-major: value (r, p) at Ap[p * 6 + r] (rows past the strip's are never read) */
+    float Ap[FUSED_SELECT_MAX_DIM * AVX2_MR];
+    for (int64_t p = 0; p < s; p++)
+        for (int64_t r = 0; r < rows; r++)
+            Ap[p * AVX2_MR + r] = A[r * lda + p];
+    switch (rows) {
+    case 1: strip(1, cols, s, Ap, B, ldb, j0, sel); break;
+    case 2: strip(2, cols, s, Ap, B, ldb, j0, sel); break;
+    case 3: strip(3, cols, s, Ap, B, ldb, j0, sel); break;
+    case 4: strip(4, cols, s, Ap, B, ldb, j0, sel); break;
+    case 5: strip(5, cols, s, Ap, B, ldb, j0, sel); break;
+    case 6: strip(6, cols, s, Ap, B, ldb, j0, sel); break;
+    default: break;
+    }
+}
