@@ -170,12 +170,17 @@ static void recent_add(const jit_kernel *k)
     recent[recent_next++ % RECENT] = k;
 }
 
+void jit_count_hit(void)
+{
+    atomic_fetch_add_explicit(&recent_hits, 1, memory_order_relaxed);
+}
+
 smm_status jit_kernel_get(jit_writer write, const void *key, size_t key_len, jit_lifetime life,
                           const jit_kernel **out)
 {
     *out = life == JIT_RESIDENT ? recent_find(write, key, key_len) : NULL;
     if (*out != NULL) {
-        atomic_fetch_add_explicit(&recent_hits, 1, memory_order_relaxed);
+        jit_count_hit();
         return SMM_OK;
     }
     const smm_status s = kernel_get(write, key, key_len, life, out);

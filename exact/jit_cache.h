@@ -50,6 +50,9 @@ typedef struct jit_kernel jit_kernel;
 smm_status jit_kernel_get(jit_writer write, const void *key, size_t key_len, jit_lifetime life,
                           const jit_kernel **out);
 
+/* Count one cache hit served by a caller's own memory of a resident kernel (the statistics' hits). */
+void jit_count_hit(void);
+
 /* Entry point i (< the writer's count) of k, as an address to cast to the kernel's function type. */
 const void *jit_kernel_entry(const jit_kernel *k, int i);
 

@@ -65,27 +65,71 @@ static brgemm_jit_fn block_kernel(jit_writer writer, smm_isa isa, int64_t rows, 
     return (brgemm_jit_fn)(uintptr_t)jit_kernel_entry(kernel, BRGEMM_JIT_STRIDED);
 }
 
+/*
+ * The kernels of one small product: the shape, strides, update and depth block they were written for,
+ * and the three block kernels. Each thread keeps the last one it used, so a repeated product (the common
+ * case of a loop of small calls) finds its kernels in a few compares, without building the descriptions.
+ * Safe because resident kernels are never freed.
+ */
+typedef struct {
+    sgemm_sup_fn sup; /* the path's precompiled kernel: names the path */
+    int64_t kc, m, n, k, rsb, ldc, rs, cs;
+    uint32_t alpha_bits, beta_bits;
+    brgemm_jit_fn first, middle, last;
+} sup_kernels;
+
+static _Thread_local sup_kernels last_used;
+
+static int same_product(const sup_kernels *a, const sup_kernels *b)
+{
+    return a->sup == b->sup && a->kc == b->kc && a->m == b->m && a->n == b->n && a->k == b->k && a->rsb == b->rsb &&
+           a->ldc == b->ldc && a->rs == b->rs && a->cs == b->cs && a->alpha_bits == b->alpha_bits &&
+           a->beta_bits == b->beta_bits;
+}
+
+/* The three block kernels of want's product into want (first block, full blocks, last block); 0 when a
+ * kernel is missing. */
+static int find_kernels(sup_kernels *want, smm_isa isa, sgemm_view A, float alpha, float beta)
+{
+    if (last_used.first != NULL && same_product(&last_used, want)) {
+        *want = last_used;
+        jit_count_hit();
+        return 1;
+    }
+    const jit_writer writer = brgemm_kernels_for(isa)->jit;
+    if (writer == NULL)
+        return 0;
+    const int64_t kc = want->kc, k = want->k, blocks = (k + kc - 1) / kc;
+    const int64_t first_k = k < kc ? k : kc, last_k = k - (blocks - 1) * kc;
+    const int64_t rows = want->n, cols = want->m;
+    want->first = block_kernel(writer, isa, rows, cols, first_k, want->rsb, want->ldc, A, alpha, beta);
+    want->middle =
+        blocks > 2 ? block_kernel(writer, isa, rows, cols, kc, want->rsb, want->ldc, A, alpha, 1.0f) : want->first;
+    want->last =
+        blocks > 1 ? block_kernel(writer, isa, rows, cols, last_k, want->rsb, want->ldc, A, alpha, 1.0f) : want->first;
+    if (want->first == NULL || want->middle == NULL || want->last == NULL)
+        return 0;
+    last_used = *want;
+    return 1;
+}
+
 int sgemm_sup_generated(const sgemm_target *t, int threads, int64_t m, int64_t n, int64_t k, float alpha,
                         sgemm_view A, const float *b, int64_t rsb, float beta, float *C, int64_t ldc)
 {
     const smm_isa isa = path_of(t->sup);
     if (isa == SMM_ISA_AUTO || !smm_jit_now() || sgemm_team_size(t, threads, m, n, k) > 1)
         return 0;
-    const jit_writer writer = brgemm_kernels_for(isa)->jit;
-    if (writer == NULL)
-        return 0;
     /* k in the packed path's blocks of t->kc, as sgemm_sup_run: a first block (beta), full blocks and a last
      * one (1). At most three kernels, all in hand before C is written (no partial update on a refusal). */
-    const int64_t kc = t->kc, blocks = (k + kc - 1) / kc;
-    const int64_t first_k = k < kc ? k : kc, last_k = k - (blocks - 1) * kc;
-    const brgemm_jit_fn first = block_kernel(writer, isa, n, m, first_k, rsb, ldc, A, alpha, beta);
-    const brgemm_jit_fn middle = blocks > 2 ? block_kernel(writer, isa, n, m, kc, rsb, ldc, A, alpha, 1.0f) : first;
-    const brgemm_jit_fn last =
-        blocks > 1 ? block_kernel(writer, isa, n, m, last_k, rsb, ldc, A, alpha, 1.0f) : first;
-    if (first == NULL || middle == NULL || last == NULL)
+    sup_kernels want = { .sup = t->sup, .kc = t->kc, .m = m, .n = n, .k = k, .rsb = rsb, .ldc = ldc, .rs = A.rs,
+                         .cs = A.cs };
+    memcpy(&want.alpha_bits, &alpha, sizeof want.alpha_bits);
+    memcpy(&want.beta_bits, &beta, sizeof want.beta_bits);
+    if (!find_kernels(&want, isa, A, alpha, beta))
         return 0;
+    const int64_t kc = t->kc, blocks = (k + kc - 1) / kc;
     for (int64_t block = 0; block < blocks; block++) {
-        const brgemm_jit_fn run = block == 0 ? first : block == blocks - 1 ? last : middle;
+        const brgemm_jit_fn run = block == 0 ? want.first : block == blocks - 1 ? want.last : want.middle;
         run(b + block * kc * rsb, A.p + block * kc * A.cs, C, 1);
     }
     return 1;

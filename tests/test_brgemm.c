@@ -1571,23 +1571,24 @@ START_TEST(test_full_grid)
                             a[i * sa + p * lda + r] = (float)POOL_A(i, r, p);
                 As[v] = a;
             }
+            /* ref[b - 1] = sum_{i < b} A_i B_i for all FG_MN columns, extended one batch entry at a time:
+               column j does not depend on N, so every N reads the first N columns */
+            for (int64_t b = 0; b < FG_BATCH; b++) {
+                int32_t *rb = ref + b * M * FG_MN;
+                if (b == 0)
+                    memset(rb, 0, (size_t)(M * FG_MN) * sizeof(int32_t));
+                else
+                    memcpy(rb, rb - M * FG_MN, (size_t)(M * FG_MN) * sizeof(int32_t));
+                for (int64_t j = 0; j < FG_MN; j++)
+                    for (int64_t p = 0; p < K; p++) {
+                        const int32_t bv = POOL_B(b, p, j);
+                        const int8_t *acol = &POOL_A(b, 0, p);
+                        int32_t *rcol = rb + j * M;
+                        for (int64_t r = 0; r < M; r++)
+                            rcol[r] += (int32_t)acol[r] * bv;
+                    }
+            }
             for (int64_t N = 1; N <= FG_MN; N++) {
-                /* ref[b - 1] = sum_{i < b} A_i B_i, incrementally */
-                for (int64_t b = 0; b < FG_BATCH; b++) {
-                    int32_t *rb = ref + b * M * N;
-                    if (b == 0)
-                        memset(rb, 0, (size_t)(M * N) * sizeof(int32_t));
-                    else
-                        memcpy(rb, rb - M * N, (size_t)(M * N) * sizeof(int32_t));
-                    for (int64_t j = 0; j < N; j++)
-                        for (int64_t p = 0; p < K; p++) {
-                            const int32_t bv = POOL_B(b, p, j);
-                            const int8_t *acol = &POOL_A(b, 0, p);
-                            int32_t *rcol = rb + j * M;
-                            for (int64_t r = 0; r < M; r++)
-                                rcol[r] += (int32_t)acol[r] * bv;
-                        }
-                }
                 for (int v = 0; v < 2; v++) {
                     const int64_t lda = M + (v ? 3 : 0), ldb = K + (v ? 5 : 0), ldc = M + (v ? 7 : 0);
                     const int64_t sa = lda * K + (v ? 11 : 0), sb = ldb * N + (v ? 13 : 0);
@@ -1618,7 +1619,7 @@ START_TEST(test_full_grid)
                             ck_assert_msg(st == SMM_OK, "%s M=%lld N=%lld K=%lld batch=%lld %s: %s",
                                           smm_isa_name(isas[ii]), (long long)M, (long long)N, (long long)K,
                                           (long long)b, v ? "padded" : "tight", smm_status_str(st));
-                            const int32_t *rb = ref + (b - 1) * M * N;
+                            const int32_t *rb = ref + (b - 1) * M * FG_MN;
                             for (int64_t j = 0; j < N; j++) {
                                 const float *ccol = C + j * ldc;
                                 for (int64_t r = 0; r < M; r++) {

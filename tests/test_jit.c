@@ -472,6 +472,71 @@ START_TEST(test_small_sgemm)
 END_TEST
 
 /*
+ * A thread reuses the kernels of its last small product when the next one is the same product
+ * (sgemm_sup_jit.c). Here each call differs from the one before it in one thing only (alpha, beta,
+ * ldc, lda, ldb, a transposition, the depth, the layout), generated and precompiled results compared
+ * bit for bit: a reuse that ignored that one thing would give the previous product's kernel.
+ */
+START_TEST(test_small_sgemm_one_change)
+{
+    smm_isa isas[3];
+    const int nisa = generating_isas(isas);
+    typedef struct {
+        smm_layout layout;
+        smm_trans ta;
+        int64_t k, lda, ldb, ldc;
+        float alpha, beta;
+    } call;
+    const int64_t m = 13, n = 9;
+    static const call calls[] = {
+        { SMM_ROW_MAJOR, SMM_NO_TRANS, 40, 40, 9, 9, 1.0f, 1.0f },   { SMM_ROW_MAJOR, SMM_NO_TRANS, 40, 40, 9, 9, 2.0f, 1.0f },
+        { SMM_ROW_MAJOR, SMM_NO_TRANS, 40, 40, 9, 9, 2.0f, 0.0f },   { SMM_ROW_MAJOR, SMM_NO_TRANS, 40, 40, 9, 11, 2.0f, 0.0f },
+        { SMM_ROW_MAJOR, SMM_NO_TRANS, 40, 43, 9, 11, 2.0f, 0.0f },  { SMM_ROW_MAJOR, SMM_NO_TRANS, 40, 43, 10, 11, 2.0f, 0.0f },
+        { SMM_ROW_MAJOR, SMM_TRANS, 40, 43, 10, 11, 2.0f, 0.0f },    { SMM_ROW_MAJOR, SMM_TRANS, 39, 43, 10, 11, 2.0f, 0.0f },
+        { SMM_COL_MAJOR, SMM_TRANS, 39, 43, 40, 13, 2.0f, 0.0f },    { SMM_COL_MAJOR, SMM_TRANS, 39, 43, 40, 13, 2.0f, -0.5f },
+        { SMM_COL_MAJOR, SMM_TRANS, 39, 43, 40, 13, 1.0f, -0.5f },   { SMM_COL_MAJOR, SMM_TRANS, 39, 43, 40, 13, 1.0f, -0.5f },
+    };
+    const int ncalls = (int)(sizeof calls / sizeof calls[0]);
+    enum { BIG = 64 * 64 };
+    float *A = malloc(BIG * sizeof(float)), *B = malloc(BIG * sizeof(float)), *C0 = malloc(BIG * sizeof(float));
+    float *got = malloc(BIG * sizeof(float)), *want = malloc(BIG * sizeof(float));
+    ck_assert(A && B && C0 && got && want);
+    uint64_t rng = 777;
+    test_fill_uniform(A, BIG, &rng);
+    test_fill_uniform(B, BIG, &rng);
+    test_fill_uniform(C0, BIG, &rng);
+    ck_assert_int_eq(smm_set_num_threads(1), SMM_OK);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        for (int c = 0; c < ncalls; c++) {
+            const call *x = &calls[c];
+            for (int jit = 1; jit >= 0; jit--) {
+                float *C = jit ? got : want;
+                memcpy(C, C0, BIG * sizeof(float));
+                ck_assert_int_eq(smm_set_jit(jit), SMM_OK);
+                ck_assert_int_eq(exact_sgemm(x->layout, x->ta, SMM_NO_TRANS, m, n, x->k, x->alpha, A, x->lda, B,
+                                             x->ldb, x->beta, C, x->ldc),
+                                 SMM_OK);
+            }
+            for (int64_t e = 0; e < BIG; e++)
+                if (memcmp(&got[e], &want[e], sizeof(float)) != 0)
+                    ck_abort_msg("%s call %d (k=%lld lda=%lld ldb=%lld ldc=%lld alpha=%g beta=%g): C[%lld] = %a "
+                                 "generated, %a precompiled",
+                                 smm_isa_name(isas[ii]), c, (long long)x->k, (long long)x->lda, (long long)x->ldb,
+                                 (long long)x->ldc, (double)x->alpha, (double)x->beta, (long long)e, (double)got[e],
+                                 (double)want[e]);
+        }
+    }
+    free(A);
+    free(B);
+    free(C0);
+    free(got);
+    free(want);
+    test_restore_defaults();
+}
+END_TEST
+
+/*
  * Generated code lives in pages shared between a process and its forked
  * children (jit_code.c): at a fork both freeze them. Here a parent holds a
  * plan and forks; the child makes plans (new code, which must not land in
@@ -637,6 +702,7 @@ static Suite *jit_suite(void)
     tcase_add_test(tc, test_cache_threads);
     tcase_add_test(tc, test_write_xor_execute);
     tcase_add_test(tc, test_small_sgemm);
+    tcase_add_test(tc, test_small_sgemm_one_change);
     tcase_add_test(tc, test_fork);
     tcase_add_test(tc, test_no_exec_memory);
     tcase_set_timeout(tc, 600);
