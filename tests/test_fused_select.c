@@ -281,7 +281,7 @@ static Suite *fused_select_suite(void)
 {
     Suite *suite = suite_create("fused_select");
     TCase *tc = tcase_create("fused_select");
-    tcase_set_timeout(tc, 600);
+    tcase_set_timeout(tc, 1500); /* about 8 minutes under sanitizers or qemu-aarch64 on a quiet machine */
     tcase_add_checked_fixture(tc, NULL, test_restore_defaults);
     tcase_add_test(tc, kernels_match_twin_on_exact_sums);
     tcase_add_test(tc, kernel_table_rows);
