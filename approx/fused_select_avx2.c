@@ -12,61 +12,22 @@
 #include <immintrin.h>
 
 #include "approx/fused_select.h"
-
-#define AVX2_MR 6
-#define AVX2_NR 16
-
-/* All ones in the first count lanes (count clamped to 0 .. 8). */
-static inline __m256i lanes(int64_t count)
-{
-    const int n = count < 0 ? 0 : count > 8 ? 8 : (int)count;
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
+#include "exact/smallk_tile_avx2.h"
 
 static inline __attribute__((always_inline)) void strip(const int mr, int64_t cols, int64_t s, const float *Ap,
                                                        const float *B, int64_t ldb, int64_t j0, top_select *sel)
 {
-    float thr[AVX2_MR];
+    float thr[SMALLK_AVX2_MR];
 #pragma GCC unroll 6
     for (int r = 0; r < mr; r++)
         thr[r] = sel[r].threshold;
-    for (int64_t c = 0; c < cols; c += AVX2_NR) {
-        const int64_t width = cols - c < AVX2_NR ? cols - c : AVX2_NR;
-        const int partial = width < AVX2_NR;
-        const __m256i v0 = lanes(width), v1 = lanes(width - 8);
-        __m256 acc[AVX2_MR][2];
-#pragma GCC unroll 6
-        for (int r = 0; r < mr; r++) {
-            acc[r][0] = _mm256_setzero_ps();
-            acc[r][1] = _mm256_setzero_ps();
-        }
-        const float *b = B + c, *a = Ap;
-        if (!partial) {
-            for (int64_t p = 0; p < s; p++) {
-                const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
-#pragma GCC unroll 6
-                for (int r = 0; r < mr; r++) {
-                    const __m256 av = _mm256_broadcast_ss(a + r);
-                    acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
-                    acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
-                }
-                a += AVX2_MR;
-                b += ldb;
-            }
-        } else { /* lanes past the columns are not read */
-            for (int64_t p = 0; p < s; p++) {
-                const __m256 b0 = _mm256_maskload_ps(b, v0), b1 = _mm256_maskload_ps(b + 8, v1);
-#pragma GCC unroll 6
-                for (int r = 0; r < mr; r++) {
-                    const __m256 av = _mm256_broadcast_ss(a + r);
-                    acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
-                    acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
-                }
-                a += AVX2_MR;
-                b += ldb;
-            }
-        }
-        __m256 above[AVX2_MR];
+    for (int64_t c = 0; c < cols; c += SMALLK_AVX2_NR) {
+        const int64_t width = cols - c < SMALLK_AVX2_NR ? cols - c : SMALLK_AVX2_NR;
+        const int partial = width < SMALLK_AVX2_NR;
+        const __m256i v0 = smallk_lanes_avx2(width), v1 = smallk_lanes_avx2(width - 8);
+        __m256 acc[SMALLK_AVX2_MR][2];
+        smallk_tile_avx2(mr, s, width, v0, v1, Ap, B + c, ldb, acc);
+        __m256 above[SMALLK_AVX2_MR];
         __m256 any = _mm256_setzero_ps();
 #pragma GCC unroll 6
         for (int r = 0; r < mr; r++) {
@@ -80,7 +41,7 @@ static inline __attribute__((always_inline)) void strip(const int mr, int64_t co
             any = _mm256_or_ps(any, above[r]);
         }
         if (__builtin_expect(_mm256_movemask_ps(any) != 0, 0)) {
-            float tile[AVX2_MR][AVX2_NR] __attribute__((aligned(32)));
+            float tile[SMALLK_AVX2_MR][SMALLK_AVX2_NR] __attribute__((aligned(32)));
 #pragma GCC unroll 6
             for (int r = 0; r < mr; r++) {
                 _mm256_store_ps(tile[r], acc[r][0]);
@@ -99,10 +60,10 @@ void fused_select_avx2_6x16(int64_t rows, int64_t cols, int64_t s, const float *
                             int64_t ldb, int64_t j0, top_select *sel)
 {
     /* the strip's A, p-major: value (r, p) at Ap[p * 6 + r] (rows past the strip's are never read) */
-    float Ap[FUSED_SELECT_MAX_DIM * AVX2_MR];
+    float Ap[FUSED_SELECT_MAX_DIM * SMALLK_AVX2_MR];
     for (int64_t p = 0; p < s; p++)
         for (int64_t r = 0; r < rows; r++)
-            Ap[p * AVX2_MR + r] = A[r * lda + p];
+            Ap[p * SMALLK_AVX2_MR + r] = A[r * lda + p];
     switch (rows) {
     case 1: strip(1, cols, s, Ap, B, ldb, j0, sel); break;
     case 2: strip(2, cols, s, Ap, B, ldb, j0, sel); break;

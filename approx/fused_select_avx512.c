@@ -13,44 +13,22 @@
 #include <immintrin.h>
 
 #include "approx/fused_select.h"
+#include "exact/smallk_tile_avx512.h"
 
-#define AVX512_MR 12
-#define AVX512_NR 32
-
-static inline __mmask16 lanes(int64_t count)
-{
-    return count >= 16 ? (__mmask16)0xFFFF : count <= 0 ? (__mmask16)0 : (__mmask16)((1u << count) - 1u);
-}
 
 static inline __attribute__((always_inline)) void strip(const int mr, int64_t cols, int64_t s, const float *Ap,
                                                        const float *B, int64_t ldb, int64_t j0, top_select *sel)
 {
-    float thr[AVX512_MR];
+    float thr[SMALLK_AVX512_MR];
 #pragma GCC unroll 12
     for (int r = 0; r < mr; r++)
         thr[r] = sel[r].threshold;
-    for (int64_t c = 0; c < cols; c += AVX512_NR) {
-        const int64_t width = cols - c < AVX512_NR ? cols - c : AVX512_NR;
-        const __mmask16 m0 = lanes(width), m1 = lanes(width - 16);
-        __m512 acc[AVX512_MR][2];
-#pragma GCC unroll 12
-        for (int r = 0; r < mr; r++) {
-            acc[r][0] = _mm512_setzero_ps();
-            acc[r][1] = _mm512_setzero_ps();
-        }
-        const float *b = B + c, *a = Ap;
-        for (int64_t p = 0; p < s; p++) {
-            const __m512 b0 = _mm512_maskz_loadu_ps(m0, b), b1 = _mm512_maskz_loadu_ps(m1, b + 16);
-#pragma GCC unroll 12
-            for (int r = 0; r < mr; r++) {
-                const __m512 av = _mm512_set1_ps(a[r]);
-                acc[r][0] = _mm512_fmadd_ps(av, b0, acc[r][0]);
-                acc[r][1] = _mm512_fmadd_ps(av, b1, acc[r][1]);
-            }
-            a += AVX512_MR;
-            b += ldb;
-        }
-        __mmask16 hit[AVX512_MR];
+    for (int64_t c = 0; c < cols; c += SMALLK_AVX512_NR) {
+        const int64_t width = cols - c < SMALLK_AVX512_NR ? cols - c : SMALLK_AVX512_NR;
+        const __mmask16 m0 = smallk_lanes_avx512(width), m1 = smallk_lanes_avx512(width - 16);
+        __m512 acc[SMALLK_AVX512_MR][2];
+        smallk_tile_avx512(mr, s, m0, m1, Ap, B + c, ldb, acc);
+        __mmask16 hit[SMALLK_AVX512_MR];
         unsigned any = 0;
 #pragma GCC unroll 12
         for (int r = 0; r < mr; r++) {
@@ -60,7 +38,7 @@ static inline __attribute__((always_inline)) void strip(const int mr, int64_t co
             any |= hit[r];
         }
         if (__builtin_expect(any != 0, 0)) {
-            float tile[AVX512_MR][AVX512_NR] __attribute__((aligned(64)));
+            float tile[SMALLK_AVX512_MR][SMALLK_AVX512_NR] __attribute__((aligned(64)));
 #pragma GCC unroll 12
             for (int r = 0; r < mr; r++) {
                 _mm512_store_ps(tile[r], acc[r][0]);
@@ -79,10 +57,10 @@ void fused_select_avx512_12x32(int64_t rows, int64_t cols, int64_t s, const floa
                                int64_t ldb, int64_t j0, top_select *sel)
 {
     /* the strip's A, p-major: value (r, p) at Ap[p * 12 + r] (rows past the strip's are never read) */
-    float Ap[FUSED_SELECT_MAX_DIM * AVX512_MR];
+    float Ap[FUSED_SELECT_MAX_DIM * SMALLK_AVX512_MR];
     for (int64_t p = 0; p < s; p++)
         for (int64_t r = 0; r < rows; r++)
-            Ap[p * AVX512_MR + r] = A[r * lda + p];
+            Ap[p * SMALLK_AVX512_MR + r] = A[r * lda + p];
     switch (rows) {
     case 1: strip(1, cols, s, Ap, B, ldb, j0, sel); break;
     case 2: strip(2, cols, s, Ap, B, ldb, j0, sel); break;

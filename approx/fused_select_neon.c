@@ -14,38 +14,20 @@
 #include <arm_neon.h>
 
 #include "approx/fused_select.h"
-
-#define NEON_MR 8
-#define NEON_NR 12
+#include "exact/smallk_tile_neon.h"
 
 static inline __attribute__((always_inline)) void tile(const int mr, int64_t width, int64_t s, const float *Ap,
                                                       const float *b, int64_t ldb, int64_t j, float *thr,
                                                       top_select *sel)
 {
-    float32x4_t acc[NEON_MR][3];
-#pragma GCC unroll 8
-    for (int r = 0; r < mr; r++)
-        for (int h = 0; h < 3; h++)
-            acc[r][h] = vdupq_n_f32(0.0f);
-    const float *a = Ap;
-    for (int64_t p = 0; p < s; p++) {
-        const float32x4_t b0 = vld1q_f32(b), b1 = vld1q_f32(b + 4), b2 = vld1q_f32(b + 8);
-#pragma GCC unroll 8
-        for (int r = 0; r < mr; r++) {
-            const float32x4_t av = vdupq_n_f32(a[r]);
-            acc[r][0] = vfmaq_f32(acc[r][0], av, b0);
-            acc[r][1] = vfmaq_f32(acc[r][1], av, b1);
-            acc[r][2] = vfmaq_f32(acc[r][2], av, b2);
-        }
-        a += NEON_MR;
-        b += ldb;
-    }
+    float32x4_t acc[SMALLK_NEON_MR][3];
+    smallk_tile_neon(mr, s, Ap, b, ldb, acc);
     /* lanes past the columns (zero-padded: 0 may be above a negative threshold) are masked off */
     const int32x4_t col = { 0, 1, 2, 3 };
     const uint32x4_t v0 = vcltq_s32(col, vdupq_n_s32((int32_t)width));
     const uint32x4_t v1 = vcltq_s32(col, vdupq_n_s32((int32_t)width - 4));
     const uint32x4_t v2 = vcltq_s32(col, vdupq_n_s32((int32_t)width - 8));
-    uint32x4_t above[NEON_MR];
+    uint32x4_t above[SMALLK_NEON_MR];
     uint32x4_t any = vdupq_n_u32(0);
 #pragma GCC unroll 8
     for (int r = 0; r < mr; r++) {
@@ -55,7 +37,7 @@ static inline __attribute__((always_inline)) void tile(const int mr, int64_t wid
         any = vorrq_u32(any, above[r]);
     }
     if (__builtin_expect(vmaxvq_u32(any) != 0, 0)) {
-        float out[NEON_MR][NEON_NR];
+        float out[SMALLK_NEON_MR][SMALLK_NEON_NR];
 #pragma GCC unroll 8
         for (int r = 0; r < mr; r++)
             for (int h = 0; h < 3; h++)
@@ -71,19 +53,19 @@ static inline __attribute__((always_inline)) void tile(const int mr, int64_t wid
 static inline __attribute__((always_inline)) void strip(const int mr, int64_t cols, int64_t s, const float *Ap,
                                                        const float *B, int64_t ldb, int64_t j0, top_select *sel)
 {
-    float thr[NEON_MR];
+    float thr[SMALLK_NEON_MR];
     for (int r = 0; r < mr; r++)
         thr[r] = sel[r].threshold;
-    const int64_t whole = cols / NEON_NR * NEON_NR;
-    for (int64_t c = 0; c < whole; c += NEON_NR)
-        tile(mr, NEON_NR, s, Ap, B + c, ldb, j0 + c, thr, sel);
+    const int64_t whole = cols / SMALLK_NEON_NR * SMALLK_NEON_NR;
+    for (int64_t c = 0; c < whole; c += SMALLK_NEON_NR)
+        tile(mr, SMALLK_NEON_NR, s, Ap, B + c, ldb, j0 + c, thr, sel);
     if (whole < cols) { /* the last columns from a zero-padded copy */
         const int64_t width = cols - whole;
-        float pad[FUSED_SELECT_MAX_DIM * NEON_NR];
+        float pad[FUSED_SELECT_MAX_DIM * SMALLK_NEON_NR];
         for (int64_t p = 0; p < s; p++)
-            for (int64_t u = 0; u < NEON_NR; u++)
-                pad[p * NEON_NR + u] = u < width ? B[p * ldb + whole + u] : 0.0f;
-        tile(mr, width, s, Ap, pad, NEON_NR, j0 + whole, thr, sel);
+            for (int64_t u = 0; u < SMALLK_NEON_NR; u++)
+                pad[p * SMALLK_NEON_NR + u] = u < width ? B[p * ldb + whole + u] : 0.0f;
+        tile(mr, width, s, Ap, pad, SMALLK_NEON_NR, j0 + whole, thr, sel);
     }
 }
 
@@ -91,10 +73,10 @@ void fused_select_neon_8x12(int64_t rows, int64_t cols, int64_t s, const float *
                             int64_t ldb, int64_t j0, top_select *sel)
 {
     /* the strip's A, p-major: value (r, p) at Ap[p * 8 + r] (rows past the strip's are never read) */
-    float Ap[FUSED_SELECT_MAX_DIM * NEON_MR];
+    float Ap[FUSED_SELECT_MAX_DIM * SMALLK_NEON_MR];
     for (int64_t p = 0; p < s; p++)
         for (int64_t r = 0; r < rows; r++)
-            Ap[p * NEON_MR + r] = A[r * lda + p];
+            Ap[p * SMALLK_NEON_MR + r] = A[r * lda + p];
     switch (rows) {
     case 1: strip(1, cols, s, Ap, B, ldb, j0, sel); break;
     case 2: strip(2, cols, s, Ap, B, ldb, j0, sel); break;

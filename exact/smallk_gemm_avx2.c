@@ -14,43 +14,17 @@
 #include <immintrin.h>
 
 #include "exact/smallk_gemm.h"
-
-#define AVX2_MR 6
-#define AVX2_NR 16
-
-/* All ones in the first count lanes (count clamped to 0 .. 8). */
-static inline __m256i lanes(int64_t count)
-{
-    const int n = count < 0 ? 0 : count > 8 ? 8 : (int)count;
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
+#include "exact/smallk_tile_avx2.h"
 
 /* Columns 0 .. width - 1 (<= 16) of the strip's rows; nt: whole aligned tile, non-temporal stores. */
 static inline __attribute__((always_inline)) void tile(const int mr, int64_t width, int64_t k, float alpha,
                                                       const float *Ap, const float *B, int64_t ldb, float beta,
                                                       float *C, int64_t ldc, int nt)
 {
-    const int partial = width < AVX2_NR;
-    const __m256i v0 = lanes(width), v1 = lanes(width - 8);
-    __m256 acc[AVX2_MR][2];
-#pragma GCC unroll 6
-    for (int r = 0; r < mr; r++) {
-        acc[r][0] = _mm256_setzero_ps();
-        acc[r][1] = _mm256_setzero_ps();
-    }
-    const float *a = Ap, *b = B;
-    for (int64_t p = 0; p < k; p++) {
-        const __m256 b0 = partial ? _mm256_maskload_ps(b, v0) : _mm256_loadu_ps(b);
-        const __m256 b1 = partial ? _mm256_maskload_ps(b + 8, v1) : _mm256_loadu_ps(b + 8);
-#pragma GCC unroll 6
-        for (int r = 0; r < mr; r++) {
-            const __m256 av = _mm256_broadcast_ss(a + r);
-            acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
-            acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
-        }
-        a += AVX2_MR;
-        b += ldb;
-    }
+    const int partial = width < SMALLK_AVX2_NR;
+    const __m256i v0 = smallk_lanes_avx2(width), v1 = smallk_lanes_avx2(width - 8);
+    __m256 acc[SMALLK_AVX2_MR][2];
+    smallk_tile_avx2(mr, k, width, v0, v1, Ap, B, ldb, acc);
     const __m256 valpha = _mm256_set1_ps(alpha), vbeta = _mm256_set1_ps(beta);
 #pragma GCC unroll 6
     for (int r = 0; r < mr; r++) {
@@ -85,11 +59,11 @@ static inline __attribute__((always_inline)) void strip(const int mr, int64_t n,
             j = head < n ? head : n;
             tile(mr, j, k, alpha, Ap, B, ldb, beta, C, ldc, 0);
         }
-        for (; j + AVX2_NR <= n; j += AVX2_NR)
-            tile(mr, AVX2_NR, k, alpha, Ap, B + j, ldb, beta, C + j, ldc, 1);
+        for (; j + SMALLK_AVX2_NR <= n; j += SMALLK_AVX2_NR)
+            tile(mr, SMALLK_AVX2_NR, k, alpha, Ap, B + j, ldb, beta, C + j, ldc, 1);
     }
-    for (; j < n; j += AVX2_NR)
-        tile(mr, n - j < AVX2_NR ? n - j : AVX2_NR, k, alpha, Ap, B + j, ldb, beta, C + j, ldc, 0);
+    for (; j < n; j += SMALLK_AVX2_NR)
+        tile(mr, n - j < SMALLK_AVX2_NR ? n - j : SMALLK_AVX2_NR, k, alpha, Ap, B + j, ldb, beta, C + j, ldc, 0);
     if (stream)
         _mm_sfence();
 }
@@ -98,10 +72,10 @@ void smallk_strip_avx2_6x16(int64_t rows, int64_t n, int64_t k, float alpha, con
                             int64_t csa, const float *B, int64_t ldb, float beta, float *C, int64_t ldc, int stream)
 {
     /* the strip's A, p-major: value (r, p) at Ap[p * 6 + r] (rows past the strip's are never read) */
-    float Ap[SMALLK_MAX_K * AVX2_MR];
+    float Ap[SMALLK_MAX_K * SMALLK_AVX2_MR];
     for (int64_t p = 0; p < k; p++)
         for (int64_t r = 0; r < rows; r++)
-            Ap[p * AVX2_MR + r] = A[r * rsa + p * csa];
+            Ap[p * SMALLK_AVX2_MR + r] = A[r * rsa + p * csa];
     switch (rows) {
     case 1: strip(1, n, k, alpha, Ap, B, ldb, beta, C, ldc, stream); break;
     case 2: strip(2, n, k, alpha, Ap, B, ldb, beta, C, ldc, stream); break;

@@ -16,39 +16,17 @@
 #include <immintrin.h>
 
 #include "exact/smallk_gemm.h"
+#include "exact/smallk_tile_avx512.h"
 
-#define AVX512_MR 12
-#define AVX512_NR 32
-
-static inline __mmask16 lanes(int64_t count)
-{
-    return count >= 16 ? (__mmask16)0xFFFF : count <= 0 ? (__mmask16)0 : (__mmask16)((1u << count) - 1u);
-}
 
 /* Columns 0 .. width - 1 (<= 32) of the strip's rows; nt: whole aligned tile, non-temporal stores. */
 static inline __attribute__((always_inline)) void tile(const int mr, int64_t width, int64_t k, float alpha,
                                                       const float *Ap, const float *B, int64_t ldb, float beta,
                                                       float *C, int64_t ldc, int nt)
 {
-    const __mmask16 m0 = lanes(width), m1 = lanes(width - 16);
-    __m512 acc[AVX512_MR][2];
-#pragma GCC unroll 12
-    for (int r = 0; r < mr; r++) {
-        acc[r][0] = _mm512_setzero_ps();
-        acc[r][1] = _mm512_setzero_ps();
-    }
-    const float *a = Ap, *b = B;
-    for (int64_t p = 0; p < k; p++) {
-        const __m512 b0 = _mm512_maskz_loadu_ps(m0, b), b1 = _mm512_maskz_loadu_ps(m1, b + 16);
-#pragma GCC unroll 12
-        for (int r = 0; r < mr; r++) {
-            const __m512 av = _mm512_set1_ps(a[r]);
-            acc[r][0] = _mm512_fmadd_ps(av, b0, acc[r][0]);
-            acc[r][1] = _mm512_fmadd_ps(av, b1, acc[r][1]);
-        }
-        a += AVX512_MR;
-        b += ldb;
-    }
+    const __mmask16 m0 = smallk_lanes_avx512(width), m1 = smallk_lanes_avx512(width - 16);
+    __m512 acc[SMALLK_AVX512_MR][2];
+    smallk_tile_avx512(mr, k, m0, m1, Ap, B, ldb, acc);
     const __m512 valpha = _mm512_set1_ps(alpha), vbeta = _mm512_set1_ps(beta);
 #pragma GCC unroll 12
     for (int r = 0; r < mr; r++) {
@@ -80,11 +58,11 @@ static inline __attribute__((always_inline)) void strip(const int mr, int64_t n,
             j = head < n ? head : n;
             tile(mr, j, k, alpha, Ap, B, ldb, beta, C, ldc, 0);
         }
-        for (; j + AVX512_NR <= n; j += AVX512_NR)
-            tile(mr, AVX512_NR, k, alpha, Ap, B + j, ldb, beta, C + j, ldc, 1);
+        for (; j + SMALLK_AVX512_NR <= n; j += SMALLK_AVX512_NR)
+            tile(mr, SMALLK_AVX512_NR, k, alpha, Ap, B + j, ldb, beta, C + j, ldc, 1);
     }
-    for (; j < n; j += AVX512_NR)
-        tile(mr, n - j < AVX512_NR ? n - j : AVX512_NR, k, alpha, Ap, B + j, ldb, beta, C + j, ldc, 0);
+    for (; j < n; j += SMALLK_AVX512_NR)
+        tile(mr, n - j < SMALLK_AVX512_NR ? n - j : SMALLK_AVX512_NR, k, alpha, Ap, B + j, ldb, beta, C + j, ldc, 0);
     if (stream)
         _mm_sfence();
 }
@@ -94,10 +72,10 @@ void smallk_strip_avx512_12x32(int64_t rows, int64_t n, int64_t k, float alpha, 
                                int stream)
 {
     /* the strip's A, p-major: value (r, p) at Ap[p * 12 + r] (rows past the strip's are never read) */
-    float Ap[SMALLK_MAX_K * AVX512_MR];
+    float Ap[SMALLK_MAX_K * SMALLK_AVX512_MR];
     for (int64_t p = 0; p < k; p++)
         for (int64_t r = 0; r < rows; r++)
-            Ap[p * AVX512_MR + r] = A[r * rsa + p * csa];
+            Ap[p * SMALLK_AVX512_MR + r] = A[r * rsa + p * csa];
     switch (rows) {
     case 1: strip(1, n, k, alpha, Ap, B, ldb, beta, C, ldc, stream); break;
     case 2: strip(2, n, k, alpha, Ap, B, ldb, beta, C, ldc, stream); break;

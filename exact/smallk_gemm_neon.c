@@ -13,32 +13,14 @@
 #include <arm_neon.h>
 
 #include "exact/smallk_gemm.h"
-
-#define NEON_MR 8
-#define NEON_NR 12
+#include "exact/smallk_tile_neon.h"
 
 /* The 12 columns at B (row stride ldb) into C (row stride ldc), whole. */
 static inline __attribute__((always_inline)) void tile(const int mr, int64_t k, float alpha, const float *Ap,
                                                       const float *b, int64_t ldb, float beta, float *C, int64_t ldc)
 {
-    float32x4_t acc[NEON_MR][3];
-#pragma GCC unroll 8
-    for (int r = 0; r < mr; r++)
-        for (int h = 0; h < 3; h++)
-            acc[r][h] = vdupq_n_f32(0.0f);
-    const float *a = Ap;
-    for (int64_t p = 0; p < k; p++) {
-        const float32x4_t b0 = vld1q_f32(b), b1 = vld1q_f32(b + 4), b2 = vld1q_f32(b + 8);
-#pragma GCC unroll 8
-        for (int r = 0; r < mr; r++) {
-            const float32x4_t av = vdupq_n_f32(a[r]);
-            acc[r][0] = vfmaq_f32(acc[r][0], av, b0);
-            acc[r][1] = vfmaq_f32(acc[r][1], av, b1);
-            acc[r][2] = vfmaq_f32(acc[r][2], av, b2);
-        }
-        a += NEON_MR;
-        b += ldb;
-    }
+    float32x4_t acc[SMALLK_NEON_MR][3];
+    smallk_tile_neon(mr, k, Ap, b, ldb, acc);
 #pragma GCC unroll 8
     for (int r = 0; r < mr; r++) {
         float *c = C + r * ldc;
@@ -57,22 +39,22 @@ static inline __attribute__((always_inline)) void strip(const int mr, int64_t n,
                                                        const float *Ap, const float *B, int64_t ldb, float beta,
                                                        float *C, int64_t ldc)
 {
-    const int64_t whole = n / NEON_NR * NEON_NR;
-    for (int64_t j = 0; j < whole; j += NEON_NR)
+    const int64_t whole = n / SMALLK_NEON_NR * SMALLK_NEON_NR;
+    for (int64_t j = 0; j < whole; j += SMALLK_NEON_NR)
         tile(mr, k, alpha, Ap, B + j, ldb, beta, C + j, ldc);
     if (whole < n) {
         const int64_t width = n - whole;
-        float pad[SMALLK_MAX_K * NEON_NR], out[NEON_MR * NEON_NR];
+        float pad[SMALLK_MAX_K * SMALLK_NEON_NR], out[SMALLK_NEON_MR * SMALLK_NEON_NR];
         for (int64_t p = 0; p < k; p++)
-            for (int64_t u = 0; u < NEON_NR; u++)
-                pad[p * NEON_NR + u] = u < width ? B[p * ldb + whole + u] : 0.0f;
+            for (int64_t u = 0; u < SMALLK_NEON_NR; u++)
+                pad[p * SMALLK_NEON_NR + u] = u < width ? B[p * ldb + whole + u] : 0.0f;
         for (int r = 0; r < mr; r++)
-            for (int64_t u = 0; u < NEON_NR; u++)
-                out[r * NEON_NR + u] = beta != 0.0f && u < width ? C[r * ldc + whole + u] : 0.0f;
-        tile(mr, k, alpha, Ap, pad, NEON_NR, beta, out, NEON_NR);
+            for (int64_t u = 0; u < SMALLK_NEON_NR; u++)
+                out[r * SMALLK_NEON_NR + u] = beta != 0.0f && u < width ? C[r * ldc + whole + u] : 0.0f;
+        tile(mr, k, alpha, Ap, pad, SMALLK_NEON_NR, beta, out, SMALLK_NEON_NR);
         for (int r = 0; r < mr; r++)
             for (int64_t u = 0; u < width; u++)
-                C[r * ldc + whole + u] = out[r * NEON_NR + u];
+                C[r * ldc + whole + u] = out[r * SMALLK_NEON_NR + u];
     }
 }
 
@@ -81,10 +63,10 @@ void smallk_strip_neon_8x12(int64_t rows, int64_t n, int64_t k, float alpha, con
 {
     (void)stream;
     /* the strip's A, p-major: value (r, p) at Ap[p * 8 + r] (rows past the strip's are never read) */
-    float Ap[SMALLK_MAX_K * NEON_MR];
+    float Ap[SMALLK_MAX_K * SMALLK_NEON_MR];
     for (int64_t p = 0; p < k; p++)
         for (int64_t r = 0; r < rows; r++)
-            Ap[p * NEON_MR + r] = A[r * rsa + p * csa];
+            Ap[p * SMALLK_NEON_MR + r] = A[r * rsa + p * csa];
     switch (rows) {
     case 1: strip(1, n, k, alpha, Ap, B, ldb, beta, C, ldc); break;
     case 2: strip(2, n, k, alpha, Ap, B, ldb, beta, C, ldc); break;
