@@ -10,104 +10,97 @@
  * second product (op(B) Z) reuses the block just read for the first
  * (op(B)^T Q), so one read of op(B) serves both.
  */
-#include <omp.h>
 #include <string.h>
 
 #include "approx/approx_classical.h"
 #include "approx/approx_lowrank_passes.h"
+#include "approx/lowrank_sign.h"
 #include "exact/sgemm.h"
 
 /* Columns of op(B) per block (a 128 x 784 float block is 392 KiB: it stays in a 1 MiB L2). */
 #define LOWRANK_BLOCK 128
-/* Column-major vectors transposed per block of the sign sketch. */
-#define SIGN_BLOCK 64
-/* Coordinates per slice of the sign sketch (l rows of it: 24 KiB at l = 24). */
-#define SIGN_SLICE 256
 /* Columns per chunk: a chunk's partial (op(B) Z)^T is summed on one thread; chunks are added in order. */
 #define LOWRANK_CHUNK 1024
-
-/* y[0 .. count) += sign * v[0 .. count), sign +-1 (so each sum is exact but for the one rounding of the add). */
-static void add_signed(float *restrict y, const float *restrict v, float sign, int64_t count)
-{
-    for (int64_t t = 0; t < count; t++)
-        y[t] += sign * v[t];
-}
+/* Columns per chunk of the sign sketch (fixed: the bits do not depend on the thread count). */
+#define SIGN_CHUNK 2048
+/* Coordinates per panel of the sign sketch on column-major vectors (64 rows of 8 KiB per chunk). */
+#define SIGN_PANEL 64
+/* Row-major vectors are split into panels of coordinates only when there are fewer chunks than this many per
+ * thread (a whole vector is one sequential read). */
+#define SIGN_TASKS_PER_THREAD 4
 
 /*
- * Yt := the sum of the chunks' partials parts[c] (count floats each), in chunk order, in double, rounded
- * once; then frees parts. SMM_OK, or SMM_ERR_NO_MEMORY (Yt untouched).
+ * Yt (rows x cols, row-major) := the sum of the chunks' partials parts[c] (rows x cols each, leading
+ * dimension ld, chunk c at parts + c rows ld), in chunk order, in double, rounded once; then frees parts.
+ * The entries are shared among the threads; each entry's order is the same.
  */
-static smm_status sum_chunks(float *parts, int64_t chunks, int64_t count, float *Yt)
+static void sum_chunks(int threads, float *parts, int64_t chunks, int64_t rows, int64_t cols, int64_t ld,
+                             float *Yt)
 {
-    smm_status status = SMM_OK;
-    double *sum = classical_alloc(count, 1, sizeof(double), &status);
-    if (sum != NULL) {
-        memset(sum, 0, (size_t)count * sizeof *sum);
-        for (int64_t c = 0; c < chunks; c++)
-            for (int64_t e = 0; e < count; e++)
-                sum[e] += parts[c * count + e];
-        for (int64_t e = 0; e < count; e++)
-            Yt[e] = (float)sum[e];
-    }
-    smm_aligned_free(sum);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t t = 0; t < cols; t++) {
+            double sum = 0.0;
+            for (int64_t c = 0; c < chunks; c++)
+                sum += parts[(c * rows + r) * ld + t];
+            Yt[r * cols + t] = (float)sum;
+        }
     smm_aligned_free(parts);
-    return status;
 }
 
-/* The partial (op(B) Omega)^T of columns j0 .. j1 into part (l x k), summed in increasing j; rows: a
- * SIGN_BLOCK x k buffer for column-major vectors, transposed into it a block at a time. */
-static void sign_chunk(const approx_vectors *cols, int64_t k, int64_t l, uint64_t seed, int64_t j0, int64_t j1,
-                       float *part, float *rows)
+/* Coordinates per panel of the sign sketch: a multiple of 16 (a cache line), the whole of k for row-major vectors
+ * when the chunks alone give every thread SIGN_TASKS_PER_THREAD tasks. */
+static int64_t sign_panel_width(const approx_vectors *cols, int64_t k, int64_t chunks, int threads)
 {
-    memset(part, 0, (size_t)(l * k) * sizeof *part);
-    for (int64_t b0 = j0; b0 < j1; b0 += SIGN_BLOCK) {
-        const int64_t nb = j1 - b0 < SIGN_BLOCK ? j1 - b0 : SIGN_BLOCK;
-        const float *v = cols->data + b0 * cols->ld; /* row-major: vector b0 + i at v + i * ld */
-        int64_t ld = cols->ld;
-        if (cols->layout != SMM_ROW_MAJOR) {
-            for (int64_t t = 0; t < k; t++) /* coordinate t of vectors b0 .. b0 + nb */
-                for (int64_t i = 0; i < nb; i++)
-                    rows[i * k + t] = cols->data[t * cols->ld + b0 + i];
-            v = rows;
-            ld = k;
-        }
-        int64_t bucket[SIGN_BLOCK];
-        float sign[SIGN_BLOCK];
-        for (int64_t i = 0; i < nb; i++) {
-            const uint64_t h = classical_hash(seed, (uint64_t)(b0 + i));
-            bucket[i] = (int64_t)(((h & 0xffffffffu) * (uint64_t)l) >> 32);
-            sign[i] = h >> 63 ? -1.0f : 1.0f;
-        }
-        /* a slice of coordinates at a time, so that the l rows of the partial it adds to stay in L1 */
-        for (int64_t t0 = 0; t0 < k; t0 += SIGN_SLICE) {
-            const int64_t w = k - t0 < SIGN_SLICE ? k - t0 : SIGN_SLICE;
-            for (int64_t i = 0; i < nb; i++)
-                add_signed(part + bucket[i] * k + t0, v + i * ld + t0, sign[i], w);
-        }
-    }
+    if (cols->layout != SMM_ROW_MAJOR)
+        return SIGN_PANEL;
+    const int64_t want = (int64_t)SIGN_TASKS_PER_THREAD * threads, panels = (want + chunks - 1) / chunks;
+    if (panels <= 1)
+        return k;
+    const int64_t width = (k + panels - 1) / panels;
+    return (width + 15) / 16 * 16;
 }
 
 smm_status lowrank_sign_sketch(const smm_context *ctx, const approx_vectors *cols, int64_t k, int64_t l,
                                uint64_t seed, float *Yt)
 {
-    const int64_t n = cols->count, chunks = (n + LOWRANK_CHUNK - 1) / LOWRANK_CHUNK;
+    const int64_t n = cols->count, chunks = (n + SIGN_CHUNK - 1) / SIGN_CHUNK, ldp = (k + 15) / 16 * 16;
+    const int64_t width = sign_panel_width(cols, k, chunks, ctx->threads), panels = (k + width - 1) / width;
+    const lowrank_sign_kernels *kern = lowrank_sign_kernels_for(ctx->isa);
+    const lowrank_sign_fn add = cols->layout == SMM_ROW_MAJOR ? kern->rows : kern->cols;
     smm_status status = SMM_OK;
-    float *parts = classical_alloc(chunks, l * k, sizeof(float), &status);
-    float *rows = cols->layout == SMM_ROW_MAJOR ? NULL
-                                                : classical_alloc(ctx->threads, SIGN_BLOCK * k, sizeof(float), &status);
-    if (status != SMM_OK) {
-        smm_aligned_free(parts);
-        smm_aligned_free(rows);
-        return status;
+    float *parts = classical_alloc(chunks * l, ldp, sizeof(float), &status);
+    int32_t *bucket = classical_alloc(n, 1, sizeof(int32_t), &status);
+    float *sign = classical_alloc(n, 1, sizeof(float), &status);
+    if (status == SMM_OK) {
+#pragma omp parallel num_threads(ctx->threads)
+        {
+#pragma omp for schedule(static)
+            for (int64_t j = 0; j < n; j++) { /* row j of Omega: sign_j in column bucket_j */
+                const uint64_t h = classical_hash(seed, (uint64_t)j);
+                bucket[j] = (int32_t)(((h & 0xffffffffu) * (uint64_t)l) >> 32);
+                sign[j] = h >> 63 ? -1.0f : 1.0f;
+            }
+            /* task: the coordinates t0 .. t0 + w of chunk c's partial, every vector of the chunk in order */
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t task = 0; task < chunks * panels; task++) {
+                const int64_t c = task / panels, t0 = task % panels * width, w = k - t0 < width ? k - t0 : width;
+                const int64_t j0 = c * SIGN_CHUNK, nb = n - j0 < SIGN_CHUNK ? n - j0 : SIGN_CHUNK;
+                float *part = parts + c * l * ldp + t0;
+                for (int64_t b = 0; b < l; b++)
+                    memset(part + b * ldp, 0, (size_t)w * sizeof *part);
+                const float *v = cols->layout == SMM_ROW_MAJOR ? cols->data + j0 * cols->ld + t0
+                                                               : cols->data + t0 * cols->ld + j0;
+                add(part, ldp, v, cols->ld, bucket + j0, sign + j0, nb, w);
+            }
+        }
+        sum_chunks(ctx->threads, parts, chunks, l, k, ldp, Yt);
+        parts = NULL;
     }
-#pragma omp parallel for num_threads(ctx->threads) schedule(dynamic, 1)
-    for (int64_t c = 0; c < chunks; c++) {
-        const int64_t j0 = c * LOWRANK_CHUNK, j1 = j0 + LOWRANK_CHUNK < n ? j0 + LOWRANK_CHUNK : n;
-        sign_chunk(cols, k, l, seed, j0, j1, parts + c * l * k,
-                   rows != NULL ? rows + (int64_t)omp_get_thread_num() * SIGN_BLOCK * k : NULL);
-    }
-    smm_aligned_free(rows);
-    return sum_chunks(parts, chunks, l * k, Yt);
+    smm_aligned_free(parts);
+    smm_aligned_free(bucket);
+    smm_aligned_free(sign);
+    return status;
 }
 
 /* One chunk, columns j0 .. j1 of op(B): its rows of Z, and its partial (op(B) Z)^T into part (when not NULL). */
@@ -149,5 +142,7 @@ smm_status lowrank_pass(const smm_context *ctx, const approx_vectors *cols, int6
         smm_aligned_free(parts);
         return SMM_ERR_NO_MEMORY;
     }
-    return parts != NULL ? sum_chunks(parts, chunks, l * k, Yt) : SMM_OK;
+    if (parts != NULL)
+        sum_chunks(ctx->threads, parts, chunks, l, k, k, Yt);
+    return SMM_OK;
 }

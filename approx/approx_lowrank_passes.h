@@ -11,9 +11,15 @@
  *                         two products in one read of op(B)).
  *
  * Both give bits that depend on neither the thread count nor the layout of
- * the vectors: they work on fixed chunks of LOWRANK_CHUNK columns, each on
- * one thread, whose partial sums are added in chunk order (in double,
- * rounded once).
+ * the vectors: they work on fixed chunks of columns (2048 for the sign
+ * sketch, 1024 for the passes), each chunk's partial sum in float in
+ * increasing column, the partials added in chunk order (in double, rounded
+ * once). The sign sketch's additions are the kernels of lowrank_sign.h
+ * (one per ISA path, all giving the same bits): row-major vectors are read
+ * whole, one after the other; column-major ones a panel of coordinates at a
+ * time, transposed in registers, so neither layout is copied. Its tasks
+ * (a chunk, or a panel of a chunk) share the threads dynamically; the hash
+ * of each column is computed once.
  */
 #ifndef APPROX_LOWRANK_PASSES_H
 #define APPROX_LOWRANK_PASSES_H
