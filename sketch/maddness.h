@@ -101,16 +101,18 @@
  *         sum_h sum_j (<u_h, z_j> - sum_c <P_{c, code_c(u_h)}, z_j>)^2,
  *     a query against the vectors a plan trains on. As the ridge is linear
  *     in its right-hand side, P Z^T comes from solving with G_F^T (X_F Z^T)
- *     (16 C x p) in place of G_F^T X_F (16 C x k). Candidates, in order: the
- *     leaf means of the fitting part, then lambda = s 4^j, j = -4 .. 1
- *     (s/256 .. 4 s), s = trace(G_F^T G_F) / 16 C = F / 16 the mean leaf
+ *     (16 C x p) in place of G_F^T X_F (16 C x k); <u, z> is taken as
+ *     inv(x) sum_t x_t z_t. Candidates, in order: the
+ *     leaf means of the fitting part, then lambda = s 4^j, j = -4 .. 0
+ *     (s/256 .. s), s = trace(G_F^T G_F) / 16 C = F / 16 the mean leaf
  *     size; the least error wins (ties: the earlier). The winner is refitted
  *     on all N vectors: the leaf means of step 2, or the ridge with the same
  *     multiple of the mean leaf size, lambda = 4^j N / 16 (model's lambda).
  *     Cost over a given lambda: 2 N p k multiply-adds for the inner
  *     products, then per candidate a Cholesky of 16 C (about (16 C)^3 / 6)
  *     and solves with p columns (2 (16 C)^2 p): for 16 C ~ k about 1.5-2
- *     times the ridge of step 2 (measured in docs/methods.md).
+ *     times the ridge of step 2 (about twice the training time at C = 32:
+ *     docs/methods.md).
  * Every step is plain C for the baseline CPU with fixed-order double sums
  * (compiled with -ffp-contract=off like the whole library), each codebook's
  * tree built by one thread, each entry of the factor and the solution by

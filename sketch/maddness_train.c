@@ -453,7 +453,7 @@ static smm_status ridge_solve(double *A, const double *diag, int64_t D, double l
 #define MD_HOLDOUT_DIV 5
 #define MD_PROBES 64
 /* The grid: lambda = s 4^j for j = MD_GRID_LOW .. MD_GRID_LOW + MD_GRID - 1, s the mean leaf size. */
-#define MD_GRID 6
+#define MD_GRID 5
 #define MD_GRID_LOW (-4)
 
 /*
@@ -497,19 +497,20 @@ static smm_status choose_lambda(const float *X, int64_t ld, int64_t k, const int
     const int64_t np = nf < MD_PROBES ? nf : MD_PROBES;
     int64_t *held64 = malloc((size_t)nh * sizeof(int64_t));
     int32_t *fit = malloc((size_t)nf * sizeof(int32_t)), *held = malloc((size_t)nh * sizeof(int32_t));
-    float *Z = malloc((size_t)(np * k) * sizeof(float));
+    double *Zt = malloc((size_t)(k * np) * sizeof(double));
     double *F = malloc((size_t)(n * np) * sizeof(double));
     double *diag = malloc((size_t)D * sizeof(double));
-    double *Rz = malloc((size_t)(D * np) * sizeof(double)), *Rm = malloc((size_t)(D * np) * sizeof(double));
-    double *P = malloc((size_t)(D * np) * sizeof(double));
+    double *Rz = malloc((size_t)(D * np) * sizeof(double)), *P = malloc((size_t)(D * np) * sizeof(double));
+    double *M = malloc((size_t)(MADDNESS_LEAVES * k) * sizeof(double));
     double *Y = malloc((size_t)(nh * np) * sizeof(double)), *q = malloc((size_t)np * sizeof(double));
     smm_status st = SMM_ERR_NO_MEMORY;
-    if (held64 == NULL || fit == NULL || held == NULL || Z == NULL || F == NULL || diag == NULL || Rz == NULL ||
-        Rm == NULL || P == NULL || Y == NULL || q == NULL ||
+    if (held64 == NULL || fit == NULL || held == NULL || Zt == NULL || F == NULL || diag == NULL || Rz == NULL ||
+        P == NULL || M == NULL || Y == NULL || q == NULL ||
         pq_sample_indices("maddness_ridge_holdout", seed, n, nh, held64) != SMM_OK)
         goto done;
     st = SMM_OK;
-    /* the split (positions increasing in both parts); the probes: directions of fitting vectors, evenly spread */
+    /* the split (positions increasing in both parts); the probes (Zt: k x np): directions of fitting vectors,
+       evenly spread */
     for (int64_t i = 0, h = 0, f = 0; i < n; i++) {
         if (h < nh && held64[h] == i)
             held[h++] = (int32_t)i;
@@ -520,52 +521,63 @@ static smm_status choose_lambda(const float *X, int64_t ld, int64_t k, const int
         const int64_t i = fit[j * nf / np];
         const float *x = X + sample[i] * ld;
         for (int64_t t = 0; t < k; t++)
-            Z[j * k + t] = maddness_direction(x[t], inv[i]);
+            Zt[t * np + j] = (double)maddness_direction(x[t], inv[i]);
     }
-    /* F: every training direction's inner products with the probes (t increasing) */
+    /* F (n x np): every training direction's inner products with the probes, inv(x) sum_t x_t z_t (t increasing;
+       the probes side by side, so the sums vectorise) */
 #pragma omp parallel for num_threads(threads) schedule(static) if ((double)n * (double)np * (double)k >= MD_PARALLEL_MIN_WORK)
     for (int64_t i = 0; i < n; i++) {
         const float *x = X + sample[i] * ld;
-        for (int64_t j = 0; j < np; j++) {
-            const float *z = Z + j * k;
-            double dot = 0.0;
-            for (int64_t t = 0; t < k; t++)
-                dot += (double)maddness_direction(x[t], inv[i]) * (double)z[t];
-            F[i * np + j] = dot;
+        double acc[MD_PROBES];
+        for (int64_t j = 0; j < np; j++)
+            acc[j] = 0.0;
+        for (int64_t t = 0; t < k; t++) {
+            const double v = (double)x[t];
+            const double *z = Zt + t * np;
+            for (int64_t j = 0; j < np; j++)
+                acc[j] += v * z[j];
         }
+        for (int64_t j = 0; j < np; j++)
+            F[i * np + j] = acc[j] * inv[i];
     }
     for (int64_t h = 0; h < nh; h++)
         memcpy(Y + h * np, F + (int64_t)held[h] * np, (size_t)np * sizeof(double));
-    /* G^T G of the fitting part; per leaf, the sums of its vectors' inner products with the probes (Rz) and of
-       the same restricted to the codebook's subspace (Rm: what the leaf means give) */
+    /* G^T G of the fitting part; per leaf, the sum of its vectors' inner products with the probes (Rz) and of
+       its vectors in the codebook's subspace (M: 16 x d_c at 16 start[c]) */
     ridge_sums(X, ld, sample, inv, fit, nf, leaves, C, NULL, 0, A, Rz, threads);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if ((double)nf * (double)np * (double)k >= MD_PARALLEL_MIN_WORK)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if ((double)nf * (double)(np + k / C) >= MD_PARALLEL_MIN_WORK)
     for (int32_t c = 0; c < C; c++) {
-        const int64_t lo = md->start[c], hi = md->start[c + 1];
-        double *rz = Rz + (int64_t)MADDNESS_LEAVES * c * np, *rm = Rm + (int64_t)MADDNESS_LEAVES * c * np;
+        const int64_t lo = md->start[c], d = md->start[c + 1] - lo;
+        double *rz = Rz + (int64_t)MADDNESS_LEAVES * c * np, *mc = M + MADDNESS_LEAVES * lo;
         memset(rz, 0, (size_t)(MADDNESS_LEAVES * np) * sizeof(double));
-        memset(rm, 0, (size_t)(MADDNESS_LEAVES * np) * sizeof(double));
+        memset(mc, 0, (size_t)(MADDNESS_LEAVES * d) * sizeof(double));
         for (int64_t f = 0; f < nf; f++) {
-            const int64_t i = fit[f];
-            const int64_t r = (int64_t)leaves[i * C + c] * np;
-            const float *x = X + sample[i] * ld;
-            for (int64_t j = 0; j < np; j++) {
-                const float *z = Z + j * k;
-                double dot = 0.0;
-                for (int64_t t = lo; t < hi; t++)
-                    dot += (double)maddness_direction(x[t], inv[i]) * (double)z[t];
-                rz[r + j] += F[i * np + j];
-                rm[r + j] += dot;
-            }
+            const int64_t i = fit[f], l = leaves[i * C + c];
+            const float *x = X + sample[i] * ld + lo;
+            for (int64_t j = 0; j < np; j++)
+                rz[l * np + j] += F[i * np + j];
+            for (int64_t u = 0; u < d; u++)
+                mc[l * d + u] += (double)maddness_direction(x[u], inv[i]);
         }
     }
     double trace = 0.0;
     for (int64_t r = 0; r < D; r++)
         trace += diag[r] = A[r * D + r];
     const double s = trace / (double)D; /* nf C / 16 C: the mean leaf size */
-    for (int64_t r = 0; r < D; r++) /* the leaf means (an empty leaf: 0) */
-        for (int64_t j = 0; j < np; j++)
-            P[r * np + j] = diag[r] > 0.0 ? Rm[r * np + j] / diag[r] : 0.0;
+    /* the leaf means' inner products with the probes (an empty leaf: 0) */
+    for (int32_t c = 0; c < C; c++) {
+        const int64_t lo = md->start[c], d = md->start[c + 1] - lo;
+        for (int l = 0; l < MADDNESS_LEAVES; l++) {
+            const int64_t r = (int64_t)MADDNESS_LEAVES * c + l;
+            const double *mean = M + MADDNESS_LEAVES * lo + l * d;
+            for (int64_t j = 0; j < np; j++) {
+                double dot = 0.0;
+                for (int64_t u = 0; u < d; u++)
+                    dot += mean[u] * Zt[(lo + u) * np + j];
+                P[r * np + j] = diag[r] > 0.0 ? dot / diag[r] : 0.0;
+            }
+        }
+    }
     double best = heldout_error(P, np, Y, held, nh, leaves, C, q);
     *mult = 0.0;
     for (int g = 0; g < MD_GRID; g++) {
@@ -580,7 +592,7 @@ static smm_status choose_lambda(const float *X, int64_t ld, int64_t k, const int
         }
     }
 done:
-    free(held64), free(fit), free(held), free(Z), free(F), free(diag), free(Rz), free(Rm), free(P), free(Y), free(q);
+    free(held64), free(fit), free(held), free(Zt), free(F), free(diag), free(Rz), free(P), free(M), free(Y), free(q);
     return st;
 }
 
