@@ -455,6 +455,8 @@ static smm_status ridge_solve(double *A, const double *diag, int64_t D, double l
 /* The grid: lambda = s 4^j for j = MD_GRID_LOW .. MD_GRID_LOW + MD_GRID - 1, s the mean leaf size. */
 #define MD_GRID 5
 #define MD_GRID_LOW (-4)
+/* At most this much memory in extra copies of G^T G for the candidates run side by side. */
+#define MD_SELECT_COPY_BYTES ((size_t)64 << 20)
 
 /*
  * Sum over the held-out vectors held[0 .. nh-1] of the squared errors of
@@ -580,17 +582,46 @@ static smm_status choose_lambda(const float *X, int64_t ld, int64_t k, const int
     }
     double best = heldout_error(P, np, Y, held, nh, leaves, C, q);
     *mult = 0.0;
-    for (int g = 0; g < MD_GRID; g++) {
-        const double m = ldexp(1.0, 2 * (MD_GRID_LOW + g));
-        memcpy(P, Rz, (size_t)(D * np) * sizeof(double));
-        if (ridge_solve(A, diag, D, m * s, P, np, threads) != SMM_OK)
-            continue; /* not positive definite in floating point: not a candidate */
-        const double err = heldout_error(P, np, Y, held, nh, leaves, C, q);
-        if (err < best) {
-            best = err;
-            *mult = m;
+    /* the candidates side by side, one thread each with its own copy of G^T G (while the copies stay within
+       MD_SELECT_COPY_BYTES; one at a time otherwise, each factorisation in parallel): the same operations
+       either way */
+    const size_t abytes = (size_t)(D * D) * sizeof(double);
+    int team = threads < MD_GRID ? threads : MD_GRID;
+    if ((size_t)(team - 1) * abytes > MD_SELECT_COPY_BYTES)
+        team = 1 + (int)(MD_SELECT_COPY_BYTES / abytes);
+    double *copies[MD_GRID] = { A };
+    for (int w = 1; w < team; w++) {
+        copies[w] = smm_aligned_alloc(abytes);
+        if (copies[w] == NULL) {
+            team = w;
+            break;
         }
+        memcpy(copies[w], A, abytes);
     }
+    double *Pg = malloc((size_t)(MD_GRID * D * np) * sizeof(double));
+    double *qg = malloc((size_t)(MD_GRID * np) * sizeof(double));
+    double err[MD_GRID];
+    if (Pg == NULL || qg == NULL)
+        st = SMM_ERR_NO_MEMORY;
+    else {
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1) if (team > 1)
+        for (int g = 0; g < MD_GRID; g++) {
+            double *Ag = copies[omp_get_thread_num()], *Pc = Pg + (int64_t)g * D * np;
+            memcpy(Pc, Rz, (size_t)(D * np) * sizeof(double));
+            const double lam = ldexp(s, 2 * (MD_GRID_LOW + g));
+            err[g] = ridge_solve(Ag, diag, D, lam, Pc, np, team > 1 ? 1 : threads) == SMM_OK
+                         ? heldout_error(Pc, np, Y, held, nh, leaves, C, qg + (int64_t)g * np)
+                         : INFINITY; /* not positive definite in floating point: not a candidate */
+        }
+        for (int g = 0; g < MD_GRID; g++)
+            if (err[g] < best) {
+                best = err[g];
+                *mult = ldexp(1.0, 2 * (MD_GRID_LOW + g));
+            }
+    }
+    for (int w = 1; w < team; w++)
+        smm_aligned_free(copies[w]);
+    free(Pg), free(qg);
 done:
     free(held64), free(fit), free(held), free(Zt), free(F), free(diag), free(Rz), free(P), free(M), free(Y), free(q);
     return st;
