@@ -108,11 +108,12 @@
  *     size; the least error wins (ties: the earlier). The winner is refitted
  *     on all N vectors: the leaf means of step 2, or the ridge with the same
  *     multiple of the mean leaf size, lambda = 4^j N / 16 (model's lambda).
- *     Cost over a given lambda: 2 N p k multiply-adds for the inner
+ *     Cost over a given lambda: N p k multiply-adds for the inner
  *     products, then per candidate a Cholesky of 16 C (about (16 C)^3 / 6)
- *     and solves with p columns (2 (16 C)^2 p): for 16 C ~ k about 1.5-2
- *     times the ridge of step 2 (about twice the training time at C = 32:
- *     docs/methods.md).
+ *     and solves with p columns (2 (16 C)^2 p), the candidates side by side
+ *     (one thread each, with its own copy of G^T G while the copies take at
+ *     most 64 MiB): 1.6x the instructions of a given lambda at C = 16 and
+ *     32, 1.8x at C = 64 (N = 4096; docs/methods.md).
  * Every step is plain C for the baseline CPU with fixed-order double sums
  * (compiled with -ffp-contract=off like the whole library), each codebook's
  * tree built by one thread, each entry of the factor and the solution by
