@@ -126,26 +126,27 @@ PQ_INLINE void block_avx512(const uint8_t *lut, int64_t lstride, const int R, in
 #define PQ_AVX512_KEPT_STEPS 64
 #define PQ_AVX512_KEPT_MIN_STEPS 8
 
-PQ_VBMI_TARGET void pq_scan_avx512(const uint8_t *lut, int64_t rows, int32_t M, const uint8_t *codes,
-                                   int64_t cols, uint32_t *out, int64_t ldo)
+/*
+ * Every block of the call: each pass of 8 rows splits its own index vectors
+ * (keep = 0), or the first pass keeps them and the later ones read them
+ * (keep = 1, rows > PQ_AVX512_ROWS). keep is a constant in both callers.
+ */
+PQ_INLINE void blocks_avx512(const uint8_t *lut, int64_t rows, int32_t M, const uint8_t *codes, int64_t cols,
+                             uint32_t *out, int64_t ldo, const int keep)
 {
     const int64_t bb = pq_block_bytes(M);
     __m512i idx[2 * PQ_AVX512_KEPT_STEPS];
-    const int32_t steps = (M + 3) / 4;
-    const int keep = rows > PQ_AVX512_ROWS && steps >= PQ_AVX512_KEPT_MIN_STEPS && steps <= PQ_AVX512_KEPT_STEPS;
-    const int tail_mode = keep ? PQ_IDX_READ : PQ_IDX_SPLIT;
+    const int first = keep ? PQ_IDX_KEEP : PQ_IDX_SPLIT, tail_mode = keep ? PQ_IDX_READ : PQ_IDX_SPLIT;
     for (int64_t j = 0; j < cols; j += PQ_BLOCK) {
         const uint8_t *blk = codes + (j / PQ_BLOCK) * bb;
         const int64_t cnt = cols - j < PQ_BLOCK ? cols - j : PQ_BLOCK;
         int64_t r = 0;
         if (keep) {
-            block_avx512(lut, bb, PQ_AVX512_ROWS, M, blk, out + j, ldo, cnt, PQ_IDX_KEEP, idx);
-            for (r = PQ_AVX512_ROWS; r + PQ_AVX512_ROWS <= rows; r += PQ_AVX512_ROWS)
-                block_avx512(lut + r * bb, bb, PQ_AVX512_ROWS, M, blk, out + r * ldo + j, ldo, cnt, PQ_IDX_READ, idx);
-        } else {
-            for (; r + PQ_AVX512_ROWS <= rows; r += PQ_AVX512_ROWS)
-                block_avx512(lut + r * bb, bb, PQ_AVX512_ROWS, M, blk, out + r * ldo + j, ldo, cnt, PQ_IDX_SPLIT, idx);
+            block_avx512(lut, bb, PQ_AVX512_ROWS, M, blk, out + j, ldo, cnt, first, idx);
+            r = PQ_AVX512_ROWS;
         }
+        for (; r + PQ_AVX512_ROWS <= rows; r += PQ_AVX512_ROWS)
+            block_avx512(lut + r * bb, bb, PQ_AVX512_ROWS, M, blk, out + r * ldo + j, ldo, cnt, tail_mode, idx);
         switch (rows - r) {
             PQ_AVX512_TAIL(7)
             PQ_AVX512_TAIL(6)
@@ -158,4 +159,22 @@ PQ_VBMI_TARGET void pq_scan_avx512(const uint8_t *lut, int64_t rows, int32_t M, 
             break;
         }
     }
+}
+
+/* The passes that share index vectors, apart: the code of the others stays as without them. */
+__attribute__((noinline)) PQ_VBMI_TARGET static void scan_kept_avx512(const uint8_t *lut, int64_t rows, int32_t M,
+                                                                      const uint8_t *codes, int64_t cols,
+                                                                      uint32_t *out, int64_t ldo)
+{
+    blocks_avx512(lut, rows, M, codes, cols, out, ldo, 1);
+}
+
+PQ_VBMI_TARGET void pq_scan_avx512(const uint8_t *lut, int64_t rows, int32_t M, const uint8_t *codes,
+                                   int64_t cols, uint32_t *out, int64_t ldo)
+{
+    const int32_t steps = (M + 3) / 4;
+    if (rows > PQ_AVX512_ROWS && steps >= PQ_AVX512_KEPT_MIN_STEPS && steps <= PQ_AVX512_KEPT_STEPS)
+        scan_kept_avx512(lut, rows, M, codes, cols, out, ldo);
+    else
+        blocks_avx512(lut, rows, M, codes, cols, out, ldo, 0);
 }
