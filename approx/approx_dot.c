@@ -5,10 +5,10 @@
 #include "approx/approx_dot.h"
 
 static const approx_dot_kernels table[SMM_ISA_COUNT] = {
-    [SMM_ISA_SCALAR] = { { "scalar", 0 }, approx_dot_scalar },
+    [SMM_ISA_SCALAR] = { { "scalar", 0 }, approx_dot_scalar, approx_dot_group_scalar },
 #if defined(__x86_64__)
-    [SMM_ISA_AVX2] = { { "avx2", 0 }, approx_dot_avx2 },
-    [SMM_ISA_AVX512] = { { "avx512", 0 }, approx_dot_avx512 },
+    [SMM_ISA_AVX2] = { { "avx2", 0 }, approx_dot_avx2, approx_dot_group_avx2 },
+    [SMM_ISA_AVX512] = { { "avx512", 0 }, approx_dot_avx512, approx_dot_group_avx512 },
 #endif
 };
 

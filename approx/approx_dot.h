@@ -5,8 +5,8 @@
  * increasing t: enough independent sums to keep two FMA units busy), then
  * the lanes added pairwise: lane l + lane l + 8, then l + 4, l + 2, l + 1.
  * A fused multiply-add of an exact product rounds like the separate add, so
- * every kernel gives the same bits. The scalar kernel (approx_dot_scalar.c)
- * is the reference.
+ * every kernel gives the same bits. The scalar kernels (approx_dot_scalar.c)
+ * are the reference.
  */
 #ifndef APPROX_DOT_H
 #define APPROX_DOT_H
@@ -18,16 +18,35 @@
 
 typedef double (*approx_dot_fn)(const float *x, const float *y, int64_t k);
 
+/* Vectors x per call of a group kernel. */
+#define APPROX_DOT_GROUP 4
+
+/*
+ * out[g] = <x[g], y> for g < APPROX_DOT_GROUP, each with the bits of
+ * approx_dot_fn: the refinement's pairs that share a database vector y,
+ * which is read and widened once for the group, with four times the
+ * independent sums of one dot product.
+ */
+typedef void (*approx_dot_group_fn)(const float *const x[APPROX_DOT_GROUP], const float *y, int64_t k,
+                                    double out[APPROX_DOT_GROUP]);
+
 double approx_dot_scalar(const float *x, const float *y, int64_t k);
+void approx_dot_group_scalar(const float *const x[APPROX_DOT_GROUP], const float *y, int64_t k,
+                             double out[APPROX_DOT_GROUP]);
 #if defined(__x86_64__)
 double approx_dot_avx2(const float *x, const float *y, int64_t k);
+void approx_dot_group_avx2(const float *const x[APPROX_DOT_GROUP], const float *y, int64_t k,
+                           double out[APPROX_DOT_GROUP]);
 double approx_dot_avx512(const float *x, const float *y, int64_t k);
+void approx_dot_group_avx512(const float *const x[APPROX_DOT_GROUP], const float *y, int64_t k,
+                             double out[APPROX_DOT_GROUP]);
 #endif
 
-/* The kernel of one ISA path: a row of the table of approx_dot.c (common/smm_dispatch.h). */
+/* The kernels of one ISA path: a row of the table of approx_dot.c (common/smm_dispatch.h). */
 typedef struct {
     smm_kernel_head head; /* "scalar", "avx2" or "avx512" */
     approx_dot_fn dot;
+    approx_dot_group_fn group;
 } approx_dot_kernels;
 
 /* The row of path isa (never NULL; NEON and SMM_ISA_AUTO give the scalar row). */

@@ -21,6 +21,13 @@ static const float *vector_of(const approx_vectors *v, int64_t i, int64_t k, flo
     return tmp;
 }
 
+/* Ask for the k floats at v to be brought to the cache (a hint: no fault, no result). */
+static void prefetch_vector(const float *v, int64_t k)
+{
+    for (int64_t t = 0; t < k; t += 16)
+        __builtin_prefetch(v + t, 0, 3);
+}
+
 smm_status approx_refine(const smm_context *ctx, const approx_vectors *rows_a, const approx_vectors *cols_b, int64_t k,
                          int shift, int64_t m, int64_t r, const int64_t *cand, int64_t topk, int64_t *idx, float *val,
                          int64_t ldk)
@@ -40,7 +47,8 @@ smm_status approx_refine(const smm_context *ctx, const approx_vectors *rows_a, c
     const int gather_a = rows_a->layout != SMM_ROW_MAJOR;
     float *a_batch = gather_a ? smm_aligned_alloc((size_t)batch * (size_t)k * sizeof(float)) : NULL;
     smm_status s = start && order && exact && best && tmp && (a_batch || !gather_a) ? SMM_OK : SMM_ERR_NO_MEMORY;
-    const approx_dot_fn dot = approx_dot_kernels_for(ctx->isa)->dot;
+    const approx_dot_kernels *kernels = approx_dot_kernels_for(ctx->isa);
+    const int prefetch_b = cols_b->layout == SMM_ROW_MAJOR;
 
     for (int64_t i0 = 0; i0 < m && s == SMM_OK; i0 += batch) {
         const int64_t rows = m - i0 < batch ? m - i0 : batch;
@@ -65,18 +73,37 @@ smm_status approx_refine(const smm_context *ctx, const approx_vectors *rows_a, c
                     for (int64_t t = 0; t < k; t++)
                         a_batch[row * k + t] = approx_vectors_at(rows_a, i0 + row, t);
             }
-            int64_t last = -1;
-            const float *b = NULL;
-#pragma omp for schedule(static)
-            for (int64_t q = 0; q < count; q++) {
-                const int64_t p = order[q], j = c0[p], row = p / r;
-                if (j != last) { /* consecutive pairs share a column */
-                    b = vector_of(cols_b, j, k, b_tmp);
-                    last = j;
+            /* the thread's share of the sorted pairs, a run of pairs per column */
+            const int64_t team = omp_get_num_threads(), me = omp_get_thread_num();
+            const int64_t q1 = count * (me + 1) / team;
+            for (int64_t q = count * me / team; q < q1;) {
+                const int64_t j = c0[order[q]];
+                const int64_t end = start[j] < q1 ? start[j] : q1;
+                if (prefetch_b && start[j] < count) /* the next column's vector, while this run computes */
+                    prefetch_vector(cols_b->data + c0[order[start[j]]] * cols_b->ld, k);
+                const float *b = vector_of(cols_b, j, k, b_tmp);
+                while (q < end) {
+                    const int64_t group = end - q < APPROX_DOT_GROUP ? end - q : APPROX_DOT_GROUP;
+                    const float *a[APPROX_DOT_GROUP];
+                    int64_t p[APPROX_DOT_GROUP];
+                    for (int64_t g = 0; g < group; g++) {
+                        p[g] = order[q + g];
+                        const int64_t row = p[g] / r;
+                        a[g] = gather_a ? a_batch + row * k : rows_a->data + (i0 + row) * rows_a->ld;
+                    }
+                    double d[APPROX_DOT_GROUP];
+                    if (group == APPROX_DOT_GROUP) {
+                        kernels->group(a, b, k, d);
+                    } else {
+                        for (int64_t g = 0; g < group; g++)
+                            d[g] = kernels->dot(a[g], b, k);
+                    }
+                    for (int64_t g = 0; g < group; g++)
+                        exact[p[g]] = shift == 0 ? (float)d[g] : (float)ldexp(d[g], shift);
+                    q += group;
                 }
-                const float *a = gather_a ? a_batch + row * k : rows_a->data + (i0 + row) * rows_a->ld;
-                exact[p] = shift == 0 ? (float)dot(a, b, k) : (float)ldexp(dot(a, b, k), shift);
             }
+#pragma omp barrier
 #pragma omp for schedule(static)
             for (int64_t row = 0; row < rows; row++) {
                 scored_index *mine = best + (size_t)omp_get_thread_num() * (size_t)r;

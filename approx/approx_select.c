@@ -293,6 +293,11 @@ static int64_t feed_first_block(top_select *sel, const float *score, int64_t j0,
     return len;
 }
 
+void top_select_cut(top_select *sel)
+{
+    sel->threshold = cut_to(sel, sel->r);
+}
+
 void top_select_feed(top_select *sel, const float *score, int64_t j0, int64_t len)
 {
     int64_t t = 0;

@@ -121,6 +121,36 @@ void top_select_init(top_select *sel, scored_index *buf, int64_t r, smm_isa isa)
 void top_select_feed(top_select *sel, const float *score, int64_t j0, int64_t len);
 
 /*
+ * Cut the kept entries of a full selection back to its best r; their r-th
+ * becomes the threshold (what top_select_feed does when its room runs out).
+ */
+void top_select_cut(top_select *sel);
+
+/*
+ * Keep the scores of a full selection that a fused kernel found above its
+ * threshold: bit u of bits set (u < 32) for score[u] > sel->threshold, the
+ * scores of columns j0 + u. They are appended in increasing u, each checked
+ * again against the threshold in force (a cut, when the room is full, may
+ * have raised it): the entries top_select_feed would keep, without its
+ * collect pass over the scores, one step of scalar work per set bit (set
+ * bits are rare once the threshold has risen).
+ */
+static inline void top_select_take(top_select *sel, const float *score, uint32_t bits, int64_t j0)
+{
+    while (bits != 0) {
+        const int u = __builtin_ctz(bits);
+        bits &= bits - 1;
+        if (sel->kept == sel->room)
+            top_select_cut(sel);
+        if (score[u] > sel->threshold) {
+            sel->score[sel->kept] = score[u];
+            sel->index[sel->kept] = j0 + u;
+            sel->kept++;
+        }
+    }
+}
+
+/*
  * Put the best of what is kept into sel->buf and return how many: min(r,
  * columns fed); in order (larger score first, then smaller column) when
  * sorted != 0, else in increasing column (no sort: for callers that only

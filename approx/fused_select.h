@@ -5,8 +5,9 @@
  * threshold as soon as the micro-kernel has summed it, so the block of
  * scores is never written to memory and read back. Only a group of columns
  * holding a score above its row's threshold (rare once the threshold has
- * risen) is stored, to a small buffer, and fed to the row's selection
- * (approx_select.h) as top-k would have fed it.
+ * risen) is stored, to a small buffer, and its scores above the threshold
+ * are taken into the row's selection (top_select_take, approx_select.h):
+ * the entries top-k would have kept.
  *
  * The scores are those exact_sgemm gives for the same block when s is at
  * most exact_sgemm_sum_depth (one run of its k-loop: its kc, 16 to 2048
@@ -40,10 +41,10 @@
  * FUSED_SELECT_MAX_DIM, summed as the top comment says. sel[r] is the
  * selection of row r and must be full (its threshold in force). The kernel
  * walks the columns in groups of its tile width, in increasing order, and
- * passes every group of a row that holds a score above sel[r].threshold,
- * whole, to top_select_feed(&sel[r], scores, j0 + first column of the group,
- * group length), reading the threshold again after each feed. Nothing else
- * is written. A and B are only read inside the rows x s and s x cols
+ * passes the scores of a row's group that are above sel[r].threshold to
+ * top_select_take(&sel[r], scores of the group, their bits, j0 + first
+ * column of the group), reading the threshold again after each. Nothing
+ * else is written. A and B are only read inside the rows x s and s x cols
  * ranges; no alignment is required.
  */
 typedef void (*fused_select_fn)(int64_t rows, int64_t cols, int64_t s, const float *A, int64_t lda, const float *B,

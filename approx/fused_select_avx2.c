@@ -4,9 +4,9 @@
  * the strip's A copied once into a p-major panel (one broadcast per value
  * from a fixed offset), two B loads per p (masked loads on the last, partial
  * tile), fused multiply-adds from 0 in increasing p: exact_sgemm's AVX2
- * arithmetic. Each tile's compares with the rows' thresholds are or-ed into
- * one movemask; only when it is set is the tile stored and the rows with a
- * score above their threshold fed, 16 columns at a time. The row count is a
+ * arithmetic. Each tile's compares with the rows' thresholds become one bit
+ * mask per row; only a row with a set bit is stored, and its set bits are
+ * taken into its selection (top_select_take). The row count is a
  * compile-time constant in each of the 6 instances the switch picks.
  */
 #include <immintrin.h>
@@ -27,8 +27,8 @@ static inline __attribute__((always_inline)) void strip(const int mr, int64_t co
         const __m256i v0 = smallk_lanes_avx2(width), v1 = smallk_lanes_avx2(width - 8);
         __m256 acc[SMALLK_AVX2_MR][2];
         smallk_tile_avx2(mr, s, width, v0, v1, Ap, B + c, ldb, acc);
-        __m256 above[SMALLK_AVX2_MR];
-        __m256 any = _mm256_setzero_ps();
+        uint32_t hit[SMALLK_AVX2_MR]; /* bit u: column c + u above the row's threshold */
+        uint32_t any = 0;
 #pragma GCC unroll 6
         for (int r = 0; r < mr; r++) {
             const __m256 t = _mm256_broadcast_ss(&thr[r]);
@@ -37,19 +37,17 @@ static inline __attribute__((always_inline)) void strip(const int mr, int64_t co
                 c0 = _mm256_and_ps(c0, _mm256_castsi256_ps(v0));
                 c1 = _mm256_and_ps(c1, _mm256_castsi256_ps(v1));
             }
-            above[r] = _mm256_or_ps(c0, c1);
-            any = _mm256_or_ps(any, above[r]);
+            hit[r] = (uint32_t)_mm256_movemask_ps(c0) | (uint32_t)_mm256_movemask_ps(c1) << 8;
+            any |= hit[r];
         }
-        if (__builtin_expect(_mm256_movemask_ps(any) != 0, 0)) {
-            float tile[SMALLK_AVX2_MR][SMALLK_AVX2_NR] __attribute__((aligned(32)));
+        if (__builtin_expect(any != 0, 0)) {
 #pragma GCC unroll 6
-            for (int r = 0; r < mr; r++) {
-                _mm256_store_ps(tile[r], acc[r][0]);
-                _mm256_store_ps(tile[r] + 8, acc[r][1]);
-            }
             for (int r = 0; r < mr; r++)
-                if (_mm256_movemask_ps(above[r]) != 0) {
-                    top_select_feed(&sel[r], tile[r], j0 + c, width);
+                if (hit[r]) { /* only a row with a hit is stored */
+                    float row[SMALLK_AVX2_NR] __attribute__((aligned(32)));
+                    _mm256_store_ps(row, acc[r][0]);
+                    _mm256_store_ps(row + 8, acc[r][1]);
+                    top_select_take(&sel[r], row, hit[r], j0 + c);
                     thr[r] = sel[r].threshold;
                 }
         }

@@ -5,9 +5,8 @@
  * is one broadcast from a fixed offset, two B loads per p (masked to the
  * tile's columns), fused multiply-adds from 0 in increasing p: exact_sgemm's
  * AVX-512 arithmetic. Each tile is compared with the rows' thresholds into
- * masks (lanes past the columns masked off); only when one is set is the
- * tile stored and the rows that have a score above their threshold fed,
- * 32 columns at a time. The row count is a compile-time constant in each of
+ * masks (lanes past the columns masked off); only a row with a set bit is
+ * stored, and its set bits are taken into its selection (top_select_take). The row count is a compile-time constant in each of
  * the 12 instances the switch picks.
  */
 #include <immintrin.h>
@@ -28,25 +27,23 @@ static inline __attribute__((always_inline)) void strip(const int mr, int64_t co
         const __mmask16 m0 = smallk_lanes_avx512(width), m1 = smallk_lanes_avx512(width - 16);
         __m512 acc[SMALLK_AVX512_MR][2];
         smallk_tile_avx512(mr, s, m0, m1, Ap, B + c, ldb, acc);
-        __mmask16 hit[SMALLK_AVX512_MR];
-        unsigned any = 0;
+        uint32_t hit[SMALLK_AVX512_MR]; /* bit u: column c + u above the row's threshold */
+        uint32_t any = 0;
 #pragma GCC unroll 12
         for (int r = 0; r < mr; r++) {
             const __m512 t = _mm512_set1_ps(thr[r]);
-            hit[r] = (__mmask16)(_mm512_mask_cmp_ps_mask(m0, acc[r][0], t, _CMP_GT_OQ) |
-                                 _mm512_mask_cmp_ps_mask(m1, acc[r][1], t, _CMP_GT_OQ));
+            hit[r] = (uint32_t)_mm512_mask_cmp_ps_mask(m0, acc[r][0], t, _CMP_GT_OQ) |
+                     (uint32_t)_mm512_mask_cmp_ps_mask(m1, acc[r][1], t, _CMP_GT_OQ) << 16;
             any |= hit[r];
         }
         if (__builtin_expect(any != 0, 0)) {
-            float tile[SMALLK_AVX512_MR][SMALLK_AVX512_NR] __attribute__((aligned(64)));
 #pragma GCC unroll 12
-            for (int r = 0; r < mr; r++) {
-                _mm512_store_ps(tile[r], acc[r][0]);
-                _mm512_store_ps(tile[r] + 16, acc[r][1]);
-            }
             for (int r = 0; r < mr; r++)
-                if (hit[r]) {
-                    top_select_feed(&sel[r], tile[r], j0 + c, width);
+                if (hit[r]) { /* only a row with a hit is stored */
+                    float row[SMALLK_AVX512_NR] __attribute__((aligned(64)));
+                    _mm512_store_ps(row, acc[r][0]);
+                    _mm512_store_ps(row + 16, acc[r][1]);
+                    top_select_take(&sel[r], row, hit[r], j0 + c);
                     thr[r] = sel[r].threshold;
                 }
         }

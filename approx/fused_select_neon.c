@@ -6,9 +6,8 @@
  * exact_sgemm's NEON arithmetic. The last, partial tile reads B's columns
  * from a zero-padded copy (NEON has no masked loads) and masks the lanes past
  * the columns off the compares. Each tile's compares with the rows'
- * thresholds are or-ed and tested once; only when one is set is the tile
- * stored and the rows with a score above their threshold fed, 12 columns at
- * a time. The row count is a compile-time constant in each of the 8
+ * thresholds become one bit mask per row; only a row with a set bit is
+ * stored, and its set bits are taken into its selection (top_select_take). The row count is a compile-time constant in each of the 8
  * instances the switch picks.
  */
 #include <arm_neon.h>
@@ -27,24 +26,25 @@ static inline __attribute__((always_inline)) void tile(const int mr, int64_t wid
     const uint32x4_t v0 = vcltq_s32(col, vdupq_n_s32((int32_t)width));
     const uint32x4_t v1 = vcltq_s32(col, vdupq_n_s32((int32_t)width - 4));
     const uint32x4_t v2 = vcltq_s32(col, vdupq_n_s32((int32_t)width - 8));
-    uint32x4_t above[SMALLK_NEON_MR];
-    uint32x4_t any = vdupq_n_u32(0);
+    const uint32x4_t weight = { 1, 2, 4, 8 }; /* lane l of a compare to bit l */
+    uint32_t hit[SMALLK_NEON_MR]; /* bit u: column j + u above the row's threshold */
+    uint32_t any = 0;
 #pragma GCC unroll 8
     for (int r = 0; r < mr; r++) {
         const float32x4_t t = vdupq_n_f32(thr[r]);
-        above[r] = vorrq_u32(vorrq_u32(vandq_u32(vcgtq_f32(acc[r][0], t), v0), vandq_u32(vcgtq_f32(acc[r][1], t), v1)),
-                             vandq_u32(vcgtq_f32(acc[r][2], t), v2));
-        any = vorrq_u32(any, above[r]);
+        hit[r] = vaddvq_u32(vandq_u32(vandq_u32(vcgtq_f32(acc[r][0], t), v0), weight)) |
+                 vaddvq_u32(vandq_u32(vandq_u32(vcgtq_f32(acc[r][1], t), v1), weight)) << 4 |
+                 vaddvq_u32(vandq_u32(vandq_u32(vcgtq_f32(acc[r][2], t), v2), weight)) << 8;
+        any |= hit[r];
     }
-    if (__builtin_expect(vmaxvq_u32(any) != 0, 0)) {
-        float out[SMALLK_NEON_MR][SMALLK_NEON_NR];
+    if (__builtin_expect(any != 0, 0)) {
 #pragma GCC unroll 8
         for (int r = 0; r < mr; r++)
-            for (int h = 0; h < 3; h++)
-                vst1q_f32(out[r] + 4 * h, acc[r][h]);
-        for (int r = 0; r < mr; r++)
-            if (vmaxvq_u32(above[r]) != 0) {
-                top_select_feed(&sel[r], out[r], j, width);
+            if (hit[r]) { /* only a row with a hit is stored */
+                float row[SMALLK_NEON_NR];
+                for (int h = 0; h < 3; h++)
+                    vst1q_f32(row + 4 * h, acc[r][h]);
+                top_select_take(&sel[r], row, hit[r], j);
                 thr[r] = sel[r].threshold;
             }
     }

@@ -4,7 +4,8 @@
  * kernel of the scalar path. Scores of a row are summed FUSED_SCALAR_GROUP
  * columns at a time, each from 0 over p in increasing order with a separate
  * multiply and add (the arithmetic of exact_sgemm's scalar kernel), and a
- * group with a score above the row's threshold is fed to the selection.
+ * group's scores above the row's threshold are taken into its selection
+ * (top_select_take).
  * Any number of rows.
  */
 #include "approx/fused_select.h"
@@ -27,11 +28,11 @@ void fused_select_scalar(int64_t rows, int64_t cols, int64_t s, const float *A, 
                     score[u] += a[p] * b[u];
             }
             const float threshold = sel[r].threshold;
-            int above = 0;
+            uint32_t above = 0; /* bit u: score u above the threshold */
             for (int64_t u = 0; u < width; u++)
-                above |= score[u] > threshold;
+                above |= (uint32_t)(score[u] > threshold) << u;
             if (above)
-                top_select_feed(&sel[r], score, j0 + c0, width);
+                top_select_take(&sel[r], score, above, j0 + c0);
         }
     }
 }

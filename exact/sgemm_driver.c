@@ -3,7 +3,8 @@
  *
  * Workspace: one packed B block (kc x nc rounded up to nr, shared by the
  * team) and one packed A block (mc rounded up to mr, by kc) per thread,
- * allocated once per call before C is written.
+ * taken once per call before C is written, from the calling thread's kept
+ * workspace (sgemm_workspace.h).
  */
 #include <math.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "sgemm_driver.h"
 #include "common/smm_runtime.h"
+#include "exact/sgemm_workspace.h"
 
 /* Products smaller than this many multiply-adds run on one thread. */
 #define SGEMM_PARALLEL_MIN_MACS (64.0 * 64.0 * 64.0)
@@ -129,30 +131,29 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
     const int64_t nt = sgemm_team_size(t, threads, m, n, k);
 
     /*
-     * Work split. First mc (a multiple of mr) is evened out so that m splits
-     * into near-equal blocks: m = 512 with mc = 480 becomes 264 + 248 rather
-     * than 480 + 32, whose thin block would use each B micro-panel only three
-     * times. With several threads (t->split):
+     * Work split. The m rows go into ic blocks of whole register tiles (mr
+     * rows), the blocks differing by at most one tile: m = 2048 in blocks of
+     * at most 156 rows is 14 blocks of 144 or 156 rows, not 13 of 156 and a
+     * thin one of 20, which on 2 threads gave one thread 1092 rows and the
+     * other 956. With several threads (t->split):
      * - columns, or auto with a short m (one ic block, under 8 register rows
      *   per thread if it were split): the threads take each ic block's B
      *   micro-panels in contiguous chunks (jsplit = nt), each packing the A
      *   block itself and only its own B panels;
-     * - otherwise (rows, auto) mc shrinks so the number of ic blocks is a
+     * - otherwise (rows, auto) the number of ic blocks is raised to a
      *   multiple of the team size when m allows; when there are still too
      *   few, each ic block's B micro-panels are split into jsplit chunks so
      *   that ic_blocks * jsplit is a multiple of nt.
      * None of this changes what any tile computes.
      */
-    mc_blk = round_up(ceil_div(m, ceil_div(m, mc_blk)), mr);
+    const int64_t tiles = ceil_div(m, mr);
     int64_t ic_blocks = ceil_div(m, mc_blk);
     const int split_columns =
         t->split == SGEMM_SPLIT_COLUMNS ||
         (t->split == SGEMM_SPLIT_AUTO && ic_blocks == 1 && m < nt * 8 * mr && ceil_div(nc_blk, nr) >= nt);
-    if (nt > 1 && !split_columns) {
-        const int64_t wanted = round_up(ic_blocks, nt);
-        mc_blk = round_up(ceil_div(m, wanted), mr);
-        ic_blocks = ceil_div(m, mc_blk);
-    }
+    if (nt > 1 && !split_columns)
+        ic_blocks = min_i64(round_up(ic_blocks, nt), tiles);
+    mc_blk = ceil_div(tiles, ic_blocks) * mr; /* the tallest block */
     const int64_t jsplit = split_columns ? nt : nt / gcd_i64(ic_blocks, nt);
     const int64_t items = ic_blocks * jsplit;
     /* B packed in the item loop, a group of micro-panels at a time (see below) */
@@ -162,7 +163,7 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
     /* Workspace, before C is touched. Each region starts on a 64-byte boundary. */
     const size_t b_floats = (size_t)round_up(kc_blk * round_up(nc_blk, nr), 16);
     const size_t a_floats = (size_t)round_up(mc_blk * kc_blk, 16);
-    float *work = smm_aligned_alloc((b_floats + (size_t)nt * a_floats) * sizeof(float));
+    float *work = sgemm_workspace_take((b_floats + (size_t)nt * a_floats) * sizeof(float));
     if (work == NULL)
         return SMM_ERR_NO_MEMORY;
     float *const Bp = work;
@@ -207,8 +208,8 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
                     /* columns: chunk-major, so each thread's items are its chunk of every ic block */
                     const int64_t icb = split_columns ? item % ic_blocks : item / jsplit;
                     const int64_t chunk = split_columns ? item / ic_blocks : item % jsplit;
-                    const int64_t ic = icb * mc_blk;
-                    const int64_t mc = min_i64(mc_blk, m - ic);
+                    const int64_t ic = tiles * icb / ic_blocks * mr;
+                    const int64_t mc = min_i64(tiles * (icb + 1) / ic_blocks * mr, m) - ic;
                     if (icb != packed_ic) {
                         sgemm_view ablock = { A.p + ic * A.rs + pc * A.cs, A.rs, A.cs };
                         sgemm_pack_a_block(t, mc, kc, ablock, Ap);
@@ -233,6 +234,6 @@ smm_status sgemm_driver_run(const sgemm_target *t, int threads,
         }
     }
 
-    smm_aligned_free(work);
+    sgemm_workspace_give(work);
     return SMM_OK;
 }

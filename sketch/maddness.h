@@ -67,9 +67,8 @@
  *     ties: the earlier candidate) becomes j_{c,t} with its thresholds.
  *     Cost: O(4 N d_c) per level plus the sorts, codebooks in parallel.
  *  2. Prototypes. First the leaf buckets' means (in the codebook's
- *     subspace, zero elsewhere; an empty leaf's mean is 0). With lambda >= 0
- *     (0: MADDNESS_DEFAULT_LAMBDA = 1) they are then replaced by the ridge
- *     regression over all k dimensions
+ *     subspace, zero elsewhere; an empty leaf's mean is 0). With lambda > 0
+ *     they are then replaced by the ridge regression over all k dimensions
  *
  *         P = argmin ||X - G P||_F^2 + lambda ||P||_F^2,
  *
@@ -88,7 +87,33 @@
  *     all-ones column). Cost: O(N C^2) counts, O(N C k) sums, (16 C)^3 / 6
  *     for Cholesky and 2 (16 C)^2 k multiply-adds for the solves, in
  *     parallel over rows of the factor and columns of the right-hand side.
- *     lambda < 0 keeps the bucket means (for tests and ablations).
+ *     lambda < 0 keeps the bucket means.
+ *  3. lambda from the data (lambda == 0). No fixed lambda suits every
+ *     data set: with N near 16 C (a dense product trains on op(B)'s n
+ *     columns) lambda = 1 lets the 16 C prototypes fit the noise of i.i.d.
+ *     data (a product error twice the leaf means'), while low-rank data
+ *     wants a small lambda. So: H = floor(N / 5) of the N training vectors
+ *     are held out (positions drawn from the seed by pq_sample_indices,
+ *     domain "maddness_ridge_holdout"), the other F = N - H fit. The error
+ *     measured is the product's: for each held-out direction u_h, the
+ *     squared errors of its inner products with p = min(F, 64) probes,
+ *     the directions of fitting vectors F[j F / p] (j = 0 .. p-1),
+ *         sum_h sum_j (<u_h, z_j> - sum_c <P_{c, code_c(u_h)}, z_j>)^2,
+ *     a query against the vectors a plan trains on. As the ridge is linear
+ *     in its right-hand side, P Z^T comes from solving with G_F^T (X_F Z^T)
+ *     (16 C x p) in place of G_F^T X_F (16 C x k); <u, z> is taken as
+ *     inv(x) sum_t x_t z_t. Candidates, in order: the
+ *     leaf means of the fitting part, then lambda = s 4^j, j = -4 .. 0
+ *     (s/256 .. s), s = trace(G_F^T G_F) / 16 C = F / 16 the mean leaf
+ *     size; the least error wins (ties: the earlier). The winner is refitted
+ *     on all N vectors: the leaf means of step 2, or the ridge with the same
+ *     multiple of the mean leaf size, lambda = 4^j N / 16 (model's lambda).
+ *     Cost over a given lambda: N p k multiply-adds for the inner
+ *     products, then per candidate a Cholesky of 16 C (about (16 C)^3 / 6)
+ *     and solves with p columns (2 (16 C)^2 p), the candidates side by side
+ *     (one thread each, with its own copy of G^T G while the copies take at
+ *     most 64 MiB): 1.6x the instructions of a given lambda at C = 16 and
+ *     32, 1.8x at C = 64 (N = 4096; docs/methods.md).
  * Every step is plain C for the baseline CPU with fixed-order double sums
  * (compiled with -ffp-contract=off like the whole library), each codebook's
  * tree built by one thread, each entry of the factor and the solution by
@@ -129,7 +154,6 @@
 #define MADDNESS_MAX_CODEBOOKS 256      /* largest C: the ridge system is (16 C)^2 doubles (128 MiB at 256) */
 #define MADDNESS_DEFAULT_MAX_TRAIN 4096 /* training sample when max_train == 0 */
 #define MADDNESS_SPLIT_CANDIDATES 4     /* dimensions tried per level */
-#define MADDNESS_DEFAULT_LAMBDA 1.0     /* ridge regularisation when lambda == 0 */
 
 /*
  * A trained model. Codebook c covers dimensions [start[c], start[c+1]).
@@ -149,6 +173,7 @@ typedef struct {
     int32_t *dims;      /* C * MADDNESS_LEVELS */
     float *thresholds;  /* C * MADDNESS_NODES */
     float *prototypes;  /* 16 C x k */
+    double lambda;      /* the ridge regression's lambda, 0 when the prototypes are the leaf means */
 } maddness_model;
 
 /*
@@ -159,8 +184,9 @@ typedef struct {
  * Arguments: ctx the call's settings (threads; the ISA path is not used:
  * training is plain C); 1 <= C <= min(k, MADDNESS_MAX_CODEBOOKS);
  * count >= 16; ld >= k; seed any value; max_train == 0
- * (MADDNESS_DEFAULT_MAX_TRAIN = 4096) or >= 16; lambda finite (0: 1; < 0:
- * the bucket means, no ridge regression).
+ * (MADDNESS_DEFAULT_MAX_TRAIN = 4096) or >= 16; lambda finite (> 0: the
+ * ridge regression with that lambda; 0: lambda chosen from the data, step 3
+ * above; < 0: the bucket means, no ridge regression).
  *
  * Returns SMM_OK and *md a new model, or, with *md = NULL (md not NULL)
  * and nothing else written: SMM_ERR_NULL_POINTER (ctx, X or md NULL),

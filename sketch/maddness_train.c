@@ -2,13 +2,15 @@
  * maddness_train.c - MADDNESS models of directions: the hash trees (greedy
  * level by level, optimal splits by sorting and running sums), the
  * bucket-mean prototypes and their ridge-regression refinement (Cholesky in
- * double), model allocation (see maddness.h for every rule).
+ * double) with lambda given or chosen on a held-out part of the training
+ * vectors, model allocation (see maddness.h for every rule).
  *
  * Plain C for the baseline CPU. Each codebook's tree is built by one thread
  * from start to end; the ridge system's counts are integers, its sums run in
  * increasing sample order, and every entry of the Cholesky factor and of the
  * triangular solves is computed by one thread in a fixed order (threads
- * split rows or columns, never a sum), so the model does not depend on the
+ * split rows or columns, never a sum), the held-out part comes from the seed
+ * and its errors are summed in order, so the model does not depend on the
  * thread count or the ISA path.
  */
 #include <math.h>
@@ -384,56 +386,289 @@ static void solve_chunk(const double *A, int64_t D, double *R, int64_t k, int64_
 }
 
 /*
- * The refined prototypes from the sample's leaves (n x C) and directions
- * (inv: their inv(x)), into md. A: D x D (D = 16 C), R: D x k workspaces.
- * SMM_ERR_NON_FINITE when a pivot is not positive (the prototypes are then
- * left as they were).
+ * The lower triangle (diagonal included) of G^T G over the training vectors
+ * rows[0 .. nrows-1] (positions in the sample; rows NULL: 0 .. nrows-1),
+ * into A (D x D, D = 16 C; integer counts), and the D x ncols matrix G^T X
+ * over the dimensions cols[0 .. ncols-1] (cols NULL: 0 .. ncols-1) of their
+ * directions, into R. The rows of codebook c by one thread, vectors in the
+ * order of rows.
  */
-static smm_status ridge(const smm_context *ctx, const float *X, int64_t ld, const int64_t *sample, const double *inv,
-                        int64_t n, const uint8_t *leaves, double lambda, double *A, double *R, maddness_model *md)
+static void ridge_sums(const float *X, int64_t ld, const int64_t *sample, const double *inv, const int32_t *rows,
+                       int64_t nrows, const uint8_t *leaves, int32_t C, const int64_t *cols, int64_t ncols, double *A,
+                       double *R, int threads)
+{
+    const int64_t D = (int64_t)MADDNESS_LEAVES * C;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if ((double)nrows * (double)ncols >= MD_PARALLEL_MIN_WORK)
+    for (int32_t c = 0; c < C; c++) {
+        double *arows = A + (int64_t)MADDNESS_LEAVES * c * D;
+        double *rhs = R + (int64_t)MADDNESS_LEAVES * c * ncols;
+        memset(arows, 0, (size_t)(MADDNESS_LEAVES * D) * sizeof(double));
+        memset(rhs, 0, (size_t)(MADDNESS_LEAVES * ncols) * sizeof(double));
+        for (int64_t q = 0; q < nrows; q++) {
+            const int64_t i = rows != NULL ? rows[q] : q;
+            const uint8_t *lv = leaves + i * C;
+            double *row = arows + (int64_t)lv[c] * D;
+            for (int32_t c2 = 0; c2 <= c; c2++)
+                row[(int64_t)MADDNESS_LEAVES * c2 + lv[c2]] += 1.0;
+            double *r = rhs + (int64_t)lv[c] * ncols;
+            const float *x = X + sample[i] * ld;
+            for (int64_t j = 0; j < ncols; j++)
+                r[j] += (double)maddness_direction(x[cols != NULL ? cols[j] : j], inv[i]);
+        }
+    }
+}
+
+/*
+ * (G^T G + lambda I) P = R for the D x ncols right-hand side R, P in place
+ * in R. A: G^T G in its lower triangle (left as it is), its diagonal also in
+ * diag (the factorisation overwrites A's diagonal and upper triangle, so the
+ * same A serves the next lambda). SMM_ERR_NON_FINITE when a pivot is not
+ * positive (R is then left as it was).
+ */
+static smm_status ridge_solve(double *A, const double *diag, int64_t D, double lambda, double *R, int64_t ncols,
+                              int threads)
+{
+    for (int64_t i = 0; i < D; i++) {
+        for (int64_t j = 0; j < i; j++)
+            A[j * D + i] = A[i * D + j];
+        A[i * D + i] = diag[i] + lambda;
+    }
+    if (cholesky_upper(A, D, threads) != SMM_OK)
+        return SMM_ERR_NON_FINITE;
+    /* U^T Y = R, then U P = Y, in place in R; columns in chunks (each entry: a fixed order) */
+    const int64_t chunks = (ncols + MD_SOLVE_COLS - 1) / MD_SOLVE_COLS;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if ((double)D * (double)ncols >= MD_PARALLEL_MIN_WORK)
+    for (int64_t ch = 0; ch < chunks; ch++) {
+        const int64_t c0 = ch * MD_SOLVE_COLS, c1 = ncols - c0 < MD_SOLVE_COLS ? ncols : c0 + MD_SOLVE_COLS;
+        solve_chunk(A, D, R, ncols, c0, c1);
+    }
+    return SMM_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * lambda from the data: held-out error over a grid
+ * ------------------------------------------------------------------------ */
+
+/* One training vector in MD_HOLDOUT_DIV held out; training directions the held-out error is measured against (at most). */
+#define MD_HOLDOUT_DIV 5
+#define MD_PROBES 64
+/* The grid: lambda = s 4^j for j = MD_GRID_LOW .. MD_GRID_LOW + MD_GRID - 1, s the mean leaf size. */
+#define MD_GRID 5
+#define MD_GRID_LOW (-4)
+/* At most this much memory in extra copies of G^T G for the candidates run side by side. */
+#define MD_SELECT_COPY_BYTES ((size_t)64 << 20)
+
+/*
+ * Sum over the held-out vectors held[0 .. nh-1] of the squared errors of
+ * their inner products with the probes: Y (nh x np) the exact ones, P
+ * (D x np) the prototypes' (vectors and probes in order, in double).
+ */
+static double heldout_error(const double *P, int64_t np, const double *Y, const int32_t *held, int64_t nh,
+                            const uint8_t *leaves, int32_t C, double *q)
+{
+    double err = 0.0;
+    for (int64_t h = 0; h < nh; h++) {
+        const uint8_t *lv = leaves + (int64_t)held[h] * C;
+        for (int64_t j = 0; j < np; j++)
+            q[j] = 0.0;
+        for (int32_t c = 0; c < C; c++) {
+            const double *p = P + ((int64_t)MADDNESS_LEAVES * c + lv[c]) * np;
+            for (int64_t j = 0; j < np; j++)
+                q[j] += p[j];
+        }
+        for (int64_t j = 0; j < np; j++) {
+            const double e = Y[h * np + j] - q[j];
+            err += e * e;
+        }
+    }
+    return err;
+}
+
+/*
+ * The lambda of the ridge regression chosen on the sample (maddness.h,
+ * "lambda from the data"), as a multiple of the mean leaf size (0: the leaf
+ * means win), into *mult. A: D x D workspace.
+ */
+static smm_status choose_lambda(const float *X, int64_t ld, int64_t k, const int64_t *sample, const double *inv,
+                                int64_t n, const uint8_t *leaves, const maddness_model *md, uint64_t seed, double *A,
+                                int threads, double *mult)
+{
+    const int32_t C = md->C;
+    const int64_t D = (int64_t)MADDNESS_LEAVES * C;
+    const int64_t nh = n / MD_HOLDOUT_DIV, nf = n - nh;
+    const int64_t np = nf < MD_PROBES ? nf : MD_PROBES;
+    int64_t *held64 = malloc((size_t)nh * sizeof(int64_t));
+    int32_t *fit = malloc((size_t)nf * sizeof(int32_t)), *held = malloc((size_t)nh * sizeof(int32_t));
+    double *Zt = malloc((size_t)(k * np) * sizeof(double));
+    double *F = malloc((size_t)(n * np) * sizeof(double));
+    double *diag = malloc((size_t)D * sizeof(double));
+    double *Rz = malloc((size_t)(D * np) * sizeof(double)), *P = malloc((size_t)(D * np) * sizeof(double));
+    double *M = malloc((size_t)(MADDNESS_LEAVES * k) * sizeof(double));
+    double *Y = malloc((size_t)(nh * np) * sizeof(double)), *q = malloc((size_t)np * sizeof(double));
+    smm_status st = SMM_ERR_NO_MEMORY;
+    if (held64 == NULL || fit == NULL || held == NULL || Zt == NULL || F == NULL || diag == NULL || Rz == NULL ||
+        P == NULL || M == NULL || Y == NULL || q == NULL ||
+        pq_sample_indices("maddness_ridge_holdout", seed, n, nh, held64) != SMM_OK)
+        goto done;
+    st = SMM_OK;
+    /* the split (positions increasing in both parts); the probes (Zt: k x np): directions of fitting vectors,
+       evenly spread */
+    for (int64_t i = 0, h = 0, f = 0; i < n; i++) {
+        if (h < nh && held64[h] == i)
+            held[h++] = (int32_t)i;
+        else
+            fit[f++] = (int32_t)i;
+    }
+    for (int64_t j = 0; j < np; j++) {
+        const int64_t i = fit[j * nf / np];
+        const float *x = X + sample[i] * ld;
+        for (int64_t t = 0; t < k; t++)
+            Zt[t * np + j] = (double)maddness_direction(x[t], inv[i]);
+    }
+    /* F (n x np): every training direction's inner products with the probes, inv(x) sum_t x_t z_t (t increasing;
+       the probes side by side, so the sums vectorise) */
+#pragma omp parallel for num_threads(threads) schedule(static) if ((double)n * (double)np * (double)k >= MD_PARALLEL_MIN_WORK)
+    for (int64_t i = 0; i < n; i++) {
+        const float *x = X + sample[i] * ld;
+        double acc[MD_PROBES];
+        for (int64_t j = 0; j < np; j++)
+            acc[j] = 0.0;
+        for (int64_t t = 0; t < k; t++) {
+            const double v = (double)x[t];
+            const double *z = Zt + t * np;
+            for (int64_t j = 0; j < np; j++)
+                acc[j] += v * z[j];
+        }
+        for (int64_t j = 0; j < np; j++)
+            F[i * np + j] = acc[j] * inv[i];
+    }
+    for (int64_t h = 0; h < nh; h++)
+        memcpy(Y + h * np, F + (int64_t)held[h] * np, (size_t)np * sizeof(double));
+    /* G^T G of the fitting part; per leaf, the sum of its vectors' inner products with the probes (Rz) and of
+       its vectors in the codebook's subspace (M: 16 x d_c at 16 start[c]) */
+    ridge_sums(X, ld, sample, inv, fit, nf, leaves, C, NULL, 0, A, Rz, threads);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if ((double)nf * (double)(np + k / C) >= MD_PARALLEL_MIN_WORK)
+    for (int32_t c = 0; c < C; c++) {
+        const int64_t lo = md->start[c], d = md->start[c + 1] - lo;
+        double *rz = Rz + (int64_t)MADDNESS_LEAVES * c * np, *mc = M + MADDNESS_LEAVES * lo;
+        memset(rz, 0, (size_t)(MADDNESS_LEAVES * np) * sizeof(double));
+        memset(mc, 0, (size_t)(MADDNESS_LEAVES * d) * sizeof(double));
+        for (int64_t f = 0; f < nf; f++) {
+            const int64_t i = fit[f], l = leaves[i * C + c];
+            const float *x = X + sample[i] * ld + lo;
+            for (int64_t j = 0; j < np; j++)
+                rz[l * np + j] += F[i * np + j];
+            for (int64_t u = 0; u < d; u++)
+                mc[l * d + u] += (double)maddness_direction(x[u], inv[i]);
+        }
+    }
+    double trace = 0.0;
+    for (int64_t r = 0; r < D; r++)
+        trace += diag[r] = A[r * D + r];
+    const double s = trace / (double)D; /* nf C / 16 C: the mean leaf size */
+    /* the leaf means' inner products with the probes (an empty leaf: 0) */
+    for (int32_t c = 0; c < C; c++) {
+        const int64_t lo = md->start[c], d = md->start[c + 1] - lo;
+        for (int l = 0; l < MADDNESS_LEAVES; l++) {
+            const int64_t r = (int64_t)MADDNESS_LEAVES * c + l;
+            const double *mean = M + MADDNESS_LEAVES * lo + l * d;
+            for (int64_t j = 0; j < np; j++) {
+                double dot = 0.0;
+                for (int64_t u = 0; u < d; u++)
+                    dot += mean[u] * Zt[(lo + u) * np + j];
+                P[r * np + j] = diag[r] > 0.0 ? dot / diag[r] : 0.0;
+            }
+        }
+    }
+    double best = heldout_error(P, np, Y, held, nh, leaves, C, q);
+    *mult = 0.0;
+    /* the candidates side by side, one thread each with its own copy of G^T G (while the copies stay within
+       MD_SELECT_COPY_BYTES; one at a time otherwise, each factorisation in parallel): the same operations
+       either way */
+    const size_t abytes = (size_t)(D * D) * sizeof(double);
+    int team = threads < MD_GRID ? threads : MD_GRID;
+    if ((size_t)(team - 1) * abytes > MD_SELECT_COPY_BYTES)
+        team = 1 + (int)(MD_SELECT_COPY_BYTES / abytes);
+    double *copies[MD_GRID] = { A };
+    for (int w = 1; w < team; w++) {
+        copies[w] = smm_aligned_alloc(abytes);
+        if (copies[w] == NULL) {
+            team = w;
+            break;
+        }
+        memcpy(copies[w], A, abytes);
+    }
+    double *Pg = malloc((size_t)(MD_GRID * D * np) * sizeof(double));
+    double *qg = malloc((size_t)(MD_GRID * np) * sizeof(double));
+    double err[MD_GRID];
+    if (Pg == NULL || qg == NULL)
+        st = SMM_ERR_NO_MEMORY;
+    else {
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1) if (team > 1)
+        for (int g = 0; g < MD_GRID; g++) {
+            double *Ag = copies[omp_get_thread_num()], *Pc = Pg + (int64_t)g * D * np;
+            memcpy(Pc, Rz, (size_t)(D * np) * sizeof(double));
+            const double lam = ldexp(s, 2 * (MD_GRID_LOW + g));
+            err[g] = ridge_solve(Ag, diag, D, lam, Pc, np, team > 1 ? 1 : threads) == SMM_OK
+                         ? heldout_error(Pc, np, Y, held, nh, leaves, C, qg + (int64_t)g * np)
+                         : INFINITY; /* not positive definite in floating point: not a candidate */
+        }
+        for (int g = 0; g < MD_GRID; g++)
+            if (err[g] < best) {
+                best = err[g];
+                *mult = ldexp(1.0, 2 * (MD_GRID_LOW + g));
+            }
+    }
+    for (int w = 1; w < team; w++)
+        smm_aligned_free(copies[w]);
+    free(Pg), free(qg);
+done:
+    free(held64), free(fit), free(held), free(Zt), free(F), free(diag), free(Rz), free(P), free(M), free(Y), free(q);
+    return st;
+}
+
+/*
+ * The prototypes of md from the sample's leaves (n x C) and directions
+ * (inv: their inv(x)): the ridge regression with lambda > 0 over all k
+ * dimensions, or lambda chosen from the data when lambda == 0 (the leaf
+ * means kept when they win). md->lambda: the lambda used, 0 for the means.
+ */
+static smm_status prototypes(const smm_context *ctx, const float *X, int64_t ld, const int64_t *sample,
+                             const double *inv, int64_t n, const uint8_t *leaves, double lambda, uint64_t seed,
+                             maddness_model *md)
 {
     const int32_t C = md->C;
     const int64_t D = (int64_t)MADDNESS_LEAVES * C, k = md->k;
     const int threads = ctx->threads < 1 ? 1 : ctx->threads;
-    const int par = (double)n * (double)k >= MD_PARALLEL_MIN_WORK;
-
-    /* G^T G (lower triangle, integer counts) and G^T X, rows of codebook c by one thread, samples in order */
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (par)
-    for (int32_t c = 0; c < C; c++) {
-        double *rows = A + (int64_t)MADDNESS_LEAVES * c * D;
-        double *rhs = R + (int64_t)MADDNESS_LEAVES * c * k;
-        memset(rows, 0, (size_t)(MADDNESS_LEAVES * D) * sizeof(double));
-        memset(rhs, 0, (size_t)(MADDNESS_LEAVES * k) * sizeof(double));
-        for (int64_t i = 0; i < n; i++) {
-            const uint8_t *lv = leaves + i * C;
-            double *row = rows + (int64_t)lv[c] * D;
-            for (int32_t c2 = 0; c2 <= c; c2++)
-                row[(int64_t)MADDNESS_LEAVES * c2 + lv[c2]] += 1.0;
-            double *r = rhs + (int64_t)lv[c] * k;
-            const float *x = X + sample[i] * ld;
-            for (int64_t t = 0; t < k; t++)
-                r[t] += (double)maddness_direction(x[t], inv[i]);
+    double *A = smm_aligned_alloc((size_t)(D * D) * sizeof(double));
+    double *R = NULL, *diag = NULL;
+    smm_status st = A == NULL ? SMM_ERR_NO_MEMORY : SMM_OK;
+    if (st == SMM_OK && lambda == 0.0) {
+        double mult = 0.0;
+        st = choose_lambda(X, ld, k, sample, inv, n, leaves, md, seed, A, threads, &mult);
+        lambda = mult * (double)n / (double)MADDNESS_LEAVES; /* the same multiple of the mean leaf size */
+    }
+    if (st == SMM_OK && lambda > 0.0) {
+        R = smm_aligned_alloc((size_t)(D * k) * sizeof(double));
+        diag = malloc((size_t)D * sizeof(double));
+        if (R == NULL || diag == NULL)
+            st = SMM_ERR_NO_MEMORY;
+        if (st == SMM_OK) {
+            ridge_sums(X, ld, sample, inv, NULL, n, leaves, C, NULL, k, A, R, threads);
+            for (int64_t r = 0; r < D; r++)
+                diag[r] = A[r * D + r];
+            st = ridge_solve(A, diag, D, lambda, R, k, threads);
+        }
+        if (st == SMM_OK) {
+            for (int64_t e = 0; e < D * k; e++)
+                md->prototypes[e] = (float)R[e];
+            md->lambda = lambda;
         }
     }
-    /* the upper triangle from the lower one, plus lambda on the diagonal */
-    for (int64_t i = 0; i < D; i++) {
-        for (int64_t j = 0; j < i; j++)
-            A[j * D + i] = A[i * D + j];
-        A[i * D + i] += lambda;
-    }
-    if (cholesky_upper(A, D, threads) != SMM_OK)
-        return SMM_ERR_NON_FINITE;
-
-    /* U^T Y = R, then U P = Y, in place in R; columns in chunks (each entry: a fixed order) */
-    const int64_t chunks = (k + MD_SOLVE_COLS - 1) / MD_SOLVE_COLS;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (par)
-    for (int64_t ch = 0; ch < chunks; ch++) {
-        const int64_t c0 = ch * MD_SOLVE_COLS, c1 = k - c0 < MD_SOLVE_COLS ? k : c0 + MD_SOLVE_COLS;
-        solve_chunk(A, D, R, k, c0, c1);
-    }
-    for (int64_t e = 0; e < D * k; e++)
-        md->prototypes[e] = (float)R[e];
-    return SMM_OK;
+    smm_aligned_free(A);
+    smm_aligned_free(R);
+    free(diag);
+    return st;
 }
 
 /* ------------------------------------------------------------------------
@@ -461,8 +696,6 @@ smm_status maddness_train(const smm_context *ctx, const float *X, int64_t count,
         return SMM_ERR_BAD_ARGUMENT;
     if (max_train == 0)
         max_train = MADDNESS_DEFAULT_MAX_TRAIN;
-    if (lambda == 0.0)
-        lambda = MADDNESS_DEFAULT_LAMBDA;
     /* the prototypes (16 C k floats) and the ridge system (16 C k + (16 C)^2 doubles) must fit */
     const int64_t D = (int64_t)MADDNESS_LEAVES * C;
     if (k > (int64_t)(PTRDIFF_MAX / 16) / D / (int64_t)sizeof(double) - D)
@@ -528,17 +761,7 @@ smm_status maddness_train(const smm_context *ctx, const float *X, int64_t count,
     }
     smm_aligned_free(work);
 
-    st = SMM_OK;
-    if (lambda > 0.0) {
-        double *A = smm_aligned_alloc((size_t)(D * D) * sizeof(double));
-        double *R = smm_aligned_alloc((size_t)(D * k) * sizeof(double));
-        if (A == NULL || R == NULL)
-            st = SMM_ERR_NO_MEMORY;
-        else
-            st = ridge(ctx, X, ld, sample, inv, n, leaves, lambda, A, R, m);
-        smm_aligned_free(A);
-        smm_aligned_free(R);
-    }
+    st = lambda >= 0.0 ? prototypes(ctx, X, ld, sample, inv, n, leaves, lambda, seed, m) : SMM_OK;
     free(sample);
     free(inv);
     free(leaves);

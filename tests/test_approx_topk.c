@@ -330,10 +330,11 @@ START_TEST(dot_kernels_match_scalar)
     smm_isa isas[4];
     const int count = test_supported_isas(isas);
     uint64_t rng = 3;
-    float x[304], y[304];
+    float x[304], y[304], z[304];
     for (int t = 0; t < 304; t++) { /* wide dynamic range, both signs: rounding shows */
         x[t] = (test_rng_uniform(&rng) - 0.5f) * (float)(1 << (t % 20));
         y[t] = (test_rng_uniform(&rng) - 0.5f) / (float)(1 << (t % 13));
+        z[t] = (test_rng_uniform(&rng) - 0.5f) * (float)(1 << (t % 7));
     }
     /* every length up to past four times the 16 lanes, then longer ones; unaligned starts */
     for (int off = 0; off < 3; off++) {
@@ -344,24 +345,39 @@ START_TEST(dot_kernels_match_scalar)
             for (int64_t t = 0; t < k; t++)
                 exact += (double)xs[t] * (double)ys[t];
             ck_assert(fabs(want - exact) <= 1e-12 * (1.0 + fabs(exact)) * 1e3);
+            /* a group: four vectors (two alike, one y itself) against y */
+            const float *group[APPROX_DOT_GROUP] = { xs, z + off, ys, xs };
+            double group_want[APPROX_DOT_GROUP];
+            for (int g = 0; g < APPROX_DOT_GROUP; g++)
+                group_want[g] = approx_dot_scalar(group[g], ys, k);
             for (int i = 0; i < count; i++) {
                 const approx_dot_kernels *row = approx_dot_kernels_for(isas[i]);
                 const double got = row->dot(xs, ys, k);
                 ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "%s (%s) k %lld off %d: %.17g vs %.17g",
                               smm_isa_name(isas[i]), row->head.name, (long long)k, off, got, want);
+                double group_got[APPROX_DOT_GROUP];
+                row->group(group, ys, k, group_got);
+                for (int g = 0; g < APPROX_DOT_GROUP; g++)
+                    ck_assert_msg(memcmp(&group_got[g], &group_want[g], sizeof(double)) == 0,
+                                  "%s group %d k %lld off %d: %.17g vs %.17g", smm_isa_name(isas[i]), g, (long long)k,
+                                  off, group_got[g], group_want[g]);
             }
         }
     }
     /* the rows: scalar everywhere a path has no kernel of its own */
     ck_assert(approx_dot_kernels_for(SMM_ISA_SCALAR)->dot == approx_dot_scalar);
+    ck_assert(approx_dot_kernels_for(SMM_ISA_SCALAR)->group == approx_dot_group_scalar);
+    ck_assert(approx_dot_kernels_for(SMM_ISA_NEON)->group == approx_dot_group_scalar);
     ck_assert_str_eq(approx_dot_kernels_for(SMM_ISA_SCALAR)->head.name, "scalar");
     ck_assert(approx_dot_kernels_for(SMM_ISA_AUTO)->dot == approx_dot_scalar);
     ck_assert(approx_dot_kernels_for(SMM_ISA_NEON)->dot == approx_dot_scalar);
 #if defined(__x86_64__)
     if (smm_isa_supported(SMM_ISA_AVX2))
-        ck_assert(approx_dot_kernels_for(SMM_ISA_AVX2)->dot == approx_dot_avx2);
+        ck_assert(approx_dot_kernels_for(SMM_ISA_AVX2)->dot == approx_dot_avx2 &&
+                  approx_dot_kernels_for(SMM_ISA_AVX2)->group == approx_dot_group_avx2);
     if (smm_isa_supported(SMM_ISA_AVX512))
-        ck_assert(approx_dot_kernels_for(SMM_ISA_AVX512)->dot == approx_dot_avx512);
+        ck_assert(approx_dot_kernels_for(SMM_ISA_AVX512)->dot == approx_dot_avx512 &&
+                  approx_dot_kernels_for(SMM_ISA_AVX512)->group == approx_dot_group_avx512);
 #endif
 }
 END_TEST
@@ -413,6 +429,59 @@ START_TEST(streaming_selection_equals_full_sort)
     for (int64_t t = 1; t < n; t++) /* the order: larger score first, then smaller index */
         ck_assert(all[t - 1].score > all[t].score ||
                   (all[t - 1].score == all[t].score && all[t - 1].index < all[t].index));
+    free(score), free(all);
+}
+END_TEST
+
+/*
+ * top_select_take (the fused kernels' way in): after a first block fed as
+ * usual, groups of up to 32 scores whose set bits are those above the
+ * threshold give the best r of the whole row, as a full sort does; with
+ * r = 1 and increasing scores every score is taken and the room runs out
+ * inside a group (cuts between its bits).
+ */
+START_TEST(taken_hits_equal_full_sort)
+{
+    const int64_t n = 3000, first = 200;
+    float *score = malloc(sizeof(float) * n);
+    scored_index *all = malloc(sizeof(scored_index) * n);
+    uint64_t rng = 12;
+    const int64_t rs[] = { 1, 3, 50, 200 };
+    const int64_t widths[] = { 32, 7 };
+    for (int pattern = 0; pattern < 4; pattern++) {
+        for (int64_t j = 0; j < n; j++) /* random, many ties, increasing, decreasing */
+            score[j] = pattern == 0   ? test_rng_uniform(&rng)
+                       : pattern == 1 ? (float)(j % 13)
+                       : pattern == 2 ? (float)j
+                                      : (float)(n - j);
+        for (int64_t j = 0; j < n; j++)
+            all[j] = (scored_index){ score[j], j };
+        scored_sort(all, n);
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
+            for (size_t ri = 0; ri < sizeof rs / sizeof rs[0]; ri++) {
+                const int64_t r = rs[ri], width = widths[wi];
+                scored_index *buf = malloc(sizeof(scored_index) * (size_t)top_select_capacity(r));
+                top_select sel;
+                top_select_init(&sel, buf, r, SMM_ISA_SCALAR);
+                top_select_feed(&sel, score, 0, first);
+                ck_assert(sel.full);
+                for (int64_t j0 = first; j0 < n; j0 += width) {
+                    const int64_t len = n - j0 < width ? n - j0 : width;
+                    uint32_t bits = 0;
+                    for (int64_t u = 0; u < len; u++)
+                        bits |= (uint32_t)(score[j0 + u] > sel.threshold) << u;
+                    top_select_take(&sel, score + j0, bits, j0);
+                    ck_assert(sel.kept <= sel.room);
+                }
+                const int64_t got = top_select_finish(&sel, 1);
+                ck_assert_int_eq(got, r);
+                for (int64_t t = 0; t < got; t++)
+                    ck_assert_msg(buf[t].index == all[t].index && buf[t].score == all[t].score,
+                                  "pattern %d width %lld r %lld rank %lld: %lld vs %lld", pattern, (long long)width,
+                                  (long long)r, (long long)t, (long long)buf[t].index, (long long)all[t].index);
+                free(buf);
+            }
+    }
     free(score), free(all);
 }
 END_TEST
@@ -896,6 +965,7 @@ int main(void)
     tcase_add_test(tc, phase_times_of_each_call);
     tcase_add_test(tc, candidates_per_call_and_borrowed_b);
     tcase_add_test(tc, streaming_selection_equals_full_sort);
+    tcase_add_test(tc, taken_hits_equal_full_sort);
     tcase_add_test(tc, select_collect_kernels_match_scalar);
     tcase_add_test(tc, stream_splits_give_the_full_product_top_k);
     tcase_add_test(tc, exact_topk_rejects_non_finite_input);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "test_config.h"
 #include "test_util.h"
@@ -29,6 +30,7 @@
 #include "exact/sgemm.h"
 #include "exact/sgemm_sup.h"
 #include "exact/sgemm_target.h"
+#include "exact/sgemm_workspace.h"
 #include "exact/tuning.h"
 
 /* ---- matrices stored in a layout, with a possibly padded leading dimension ---- */
@@ -1399,6 +1401,107 @@ START_TEST(test_mat4_rejects_overlapping_output)
 }
 END_TEST
 
+/* ---- the driver's kept workspace ---- */
+
+/* One row-major NN product C = A B (m x n, depth k), run by a thread of its own. */
+typedef struct {
+    int64_t m, n, k;
+    const float *A, *B;
+    float *C;
+    smm_status status;
+} product_job;
+
+static int run_product(void *arg)
+{
+    product_job *j = arg;
+    j->status = exact_sgemm(SMM_ROW_MAJOR, SMM_NO_TRANS, SMM_NO_TRANS, j->m, j->n, j->k, 1.0f, j->A, j->k, j->B, j->n,
+                            0.0f, j->C, j->n);
+    return 0;
+}
+
+/*
+ * The calling thread keeps its packing workspace between calls: the block
+ * comes back for the next request that fits, a request made while it is in
+ * use or above SGEMM_WORKSPACE_KEEP_MAX gets a block of its own, and a
+ * product run after the kept block was filled with NaN has the bits of the
+ * same product run by a new thread (nothing stale is read: edge tiles of
+ * every dimension, on the blocked driver). Threads that exit free their
+ * blocks (the sanitizer build's leak checker would report them).
+ */
+START_TEST(test_sgemm_workspace_reuse)
+{
+    float *p = sgemm_workspace_take(4096);
+    ck_assert_ptr_nonnull(p);
+    sgemm_workspace_give(p);
+    float *q = sgemm_workspace_take(1024);
+    ck_assert_ptr_eq(q, p);
+    float *other = sgemm_workspace_take(1024);
+    ck_assert_ptr_nonnull(other);
+    ck_assert_ptr_ne(other, q);
+    sgemm_workspace_give(other);
+    sgemm_workspace_give(q);
+
+    enum { POISON_FLOATS = 1 << 22 }; /* 16 MiB: more than the products below pack */
+    float *kept = sgemm_workspace_take(POISON_FLOATS * sizeof(float));
+    ck_assert_ptr_nonnull(kept);
+    for (size_t i = 0; i < POISON_FLOATS; i++)
+        kept[i] = NAN;
+    sgemm_workspace_give(kept);
+    float *huge = sgemm_workspace_take(SGEMM_WORKSPACE_KEEP_MAX + 64);
+    ck_assert_ptr_nonnull(huge);
+    ck_assert_ptr_ne(huge, kept);
+    sgemm_workspace_give(huge);
+    float *again = sgemm_workspace_take(64);
+    ck_assert_ptr_eq(again, kept);
+    sgemm_workspace_give(again);
+
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    for (int ii = 0; ii < nisa; ii++) {
+        ck_assert_int_eq(smm_set_isa(isas[ii]), SMM_OK);
+        sgemm_target t;
+        sgemm_target_for(isas[ii], 1, &t);
+        boundary_shape b = { { 2 * t.mr + 1, 3 * t.nr - 1, 37 }, 7 };
+        ck_assert(lift_to_driver(&t, &b));
+        const int64_t m = b.d[0], n = b.d[1], k = b.d[2];
+        uint64_t rng = 5u + (uint64_t)ii;
+        float *A = malloc((size_t)(m * k) * sizeof(float)), *B = malloc((size_t)(k * n) * sizeof(float));
+        float *C = malloc((size_t)(m * n) * sizeof(float)), *fresh = malloc((size_t)(m * n) * sizeof(float));
+        ck_assert(A && B && C && fresh);
+        for (int64_t i = 0; i < m * k; i++)
+            A[i] = test_rng_uniform(&rng);
+        for (int64_t i = 0; i < k * n; i++)
+            B[i] = test_rng_uniform(&rng);
+        for (int threads = 1; threads <= 2; threads++) {
+            ck_assert_int_eq(smm_set_num_threads(threads), SMM_OK);
+            product_job job = { m, n, k, A, B, fresh, SMM_ERR_BAD_ARGUMENT };
+            thrd_t th;
+            ck_assert_int_eq(thrd_create(&th, run_product, &job), thrd_success);
+            ck_assert_int_eq(thrd_join(th, NULL), thrd_success);
+            ck_assert_int_eq(job.status, SMM_OK);
+            kept = sgemm_workspace_take(POISON_FLOATS * sizeof(float));
+            ck_assert_ptr_nonnull(kept);
+            for (size_t i = 0; i < POISON_FLOATS; i++)
+                kept[i] = NAN;
+            sgemm_workspace_give(kept);
+            job.C = C;
+            run_product(&job);
+            ck_assert_int_eq(job.status, SMM_OK);
+            ck_assert_msg(memcmp(C, fresh, (size_t)(m * n) * sizeof(float)) == 0,
+                          "%s, %d threads, %lldx%lldx%lld: the product after a NaN-filled kept workspace differs "
+                          "from a new thread's", smm_isa_name(isas[ii]), threads, (long long)m, (long long)n,
+                          (long long)k);
+        }
+        free(A);
+        free(B);
+        free(C);
+        free(fresh);
+    }
+    ck_assert_int_eq(smm_set_num_threads(0), SMM_OK);
+    ck_assert_int_eq(smm_set_isa(SMM_ISA_AUTO), SMM_OK);
+}
+END_TEST
+
 static Suite *exact_suite(void)
 {
     Suite *s = suite_create("exact");
@@ -1411,6 +1514,7 @@ static Suite *exact_suite(void)
     tcase_add_test(tc, test_sgemm_threads_bit_identical);
     tcase_add_test(tc, test_sgemm_shapes_same_bits);
     tcase_add_test(tc, test_sgemm_kernels_match_twins);
+    tcase_add_test(tc, test_sgemm_workspace_reuse);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("special");

@@ -10,7 +10,10 @@
  * level's split against a brute-force search of every dimension and cut;
  * data that 4-level trees separate perfectly (16 clusters per codebook)
  * gives one leaf per cluster and near-exact prototypes; the bucket means
- * (lambda < 0) and the ridge solution's normal equations; the byte tables'
+ * (lambda < 0) and the ridge solution's normal equations; lambda chosen
+ * from the data no worse than the leaf means where a fixed lambda overfits
+ * (few training vectors), nor than lambda = 1 where the ridge helps, and
+ * bit-identical for 1 and 2 threads; the byte tables'
  * estimate within C delta_j / 2 of the unquantized prototype products on
  * every path; and the argument checks (statuses, nothing written).
  */
@@ -200,15 +203,20 @@ START_TEST(test_golden_hash)
     float *X = random_matrix(count, k, &rng);
     const smm_context ctx = context(SMM_ISA_SCALAR, 2);
     maddness_model *md = NULL;
-    ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, C, 5, 0, 0.0, &md), SMM_OK);
+    ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, C, 5, 0, 0.0, &md), SMM_OK); /* lambda from the data */
     const uint64_t h_all = model_hash(md);
+    maddness_model_free(md);
+    ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, C, 5, 0, 1.0, &md), SMM_OK); /* lambda given */
+    const uint64_t h_one = model_hash(md);
     maddness_model_free(md);
     ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, C, 5, 200, -1.0, &md), SMM_OK); /* sample, means */
     const uint64_t h_sample = model_hash(md);
     maddness_model_free(md);
     test_restore_defaults();
     free(X);
-    ck_assert_msg(h_all == UINT64_C(0x009384f78f00c03f), "all: %016llx", (unsigned long long)h_all);
+    ck_assert_msg(h_all == UINT64_C(0x3d9b5282f09e8754), "all: %016llx", (unsigned long long)h_all);
+    /* a given lambda keeps the model of the fixed rule lambda = 1 (the default before lambda came from the data) */
+    ck_assert_msg(h_one == UINT64_C(0x009384f78f00c03f), "lambda 1: %016llx", (unsigned long long)h_one);
     ck_assert_msg(h_sample == UINT64_C(0x49be08330ab8045a), "sample: %016llx", (unsigned long long)h_sample);
 }
 END_TEST
@@ -550,6 +558,112 @@ START_TEST(test_means_and_ridge)
 }
 END_TEST
 
+/*
+ * The relative squared error of the model's inner products <q(a), b> for the
+ * queries A (m x k) against the vectors B (n x k): sum (est - exact)^2 /
+ * sum exact^2, q(a) = |a| sum_c P_{c, leaf}.
+ */
+static double product_error(const maddness_model *md, const float *A, int64_t m, const float *B, int64_t n)
+{
+    const int64_t k = md->k;
+    double *q = malloc((size_t)k * sizeof(double));
+    ck_assert_ptr_nonnull(q);
+    double num = 0.0, den = 0.0;
+    for (int64_t i = 0; i < m; i++) {
+        const float *a = A + i * k;
+        const double norm = 1.0 / reference_inv(a, k, 1);
+        for (int64_t t = 0; t < k; t++)
+            q[t] = 0.0;
+        for (int32_t c = 0; c < md->C; c++) {
+            const float *p = md->prototypes + (16 * c + leaf_of(md, a, c)) * k;
+            for (int64_t t = 0; t < k; t++)
+                q[t] += p[t];
+        }
+        for (int64_t j = 0; j < n; j++) {
+            double est = 0.0, exact = 0.0;
+            for (int64_t t = 0; t < k; t++) {
+                est += norm * q[t] * B[j * k + t];
+                exact += (double)a[t] * B[j * k + t];
+            }
+            num += (est - exact) * (est - exact);
+            den += exact * exact;
+        }
+    }
+    free(q);
+    return num / den;
+}
+
+/*
+ * lambda == 0: chosen from the data. Two cases with few training vectors
+ * (n = 600 for 16 C = 512 prototypes), the queries other vectors of the same
+ * distribution, the error that of a product against the training vectors
+ * (op(B)'s columns, what a plan trains on):
+ * - i.i.d. entries: nothing for the ridge to find, and lambda = 1 overfits
+ *   (checked: its error is above the leaf means' by more than 10%); the
+ *   chosen lambda must stay within 5% of the leaf means;
+ * - low-rank data plus noise: the ridge helps (checked: lambda = 1 below the
+ *   leaf means by more than 10%); the chosen lambda must stay within 5% of
+ *   lambda = 1.
+ * The model records the lambda used (explicit: that one; lambda < 0: 0), and
+ * the chosen model is bit-identical for 1 and 2 threads.
+ */
+START_TEST(test_lambda_from_data)
+{
+    const int64_t n = 600, m = 200, k = 256;
+    const int32_t C = 32;
+    float *X = malloc((size_t)((n + m) * k) * sizeof(float));
+    ck_assert_ptr_nonnull(X);
+    for (int lowrank = 0; lowrank < 2; lowrank++) {
+        uint64_t rng = 2024 + (uint64_t)lowrank;
+        if (!lowrank)
+            test_fill_uniform(X, (n + m) * k, &rng);
+        else {
+            const int r = 8;
+            float *U = random_matrix(n + m, r, &rng), *V = random_matrix(r, k, &rng);
+            for (int64_t i = 0; i < n + m; i++)
+                for (int64_t t = 0; t < k; t++) {
+                    double v = 0.1 * test_rng_uniform(&rng);
+                    for (int p = 0; p < r; p++)
+                        v += (double)U[i * r + p] * V[p * k + t];
+                    X[i * k + t] = (float)v;
+                }
+            free(U), free(V);
+        }
+        const float *B = X, *A = X + n * k;
+        maddness_model *means = NULL, *one = NULL, *chosen = NULL, *chosen1 = NULL;
+        smm_context ctx = context(SMM_ISA_SCALAR, 2);
+        ck_assert_int_eq(maddness_train(&ctx, B, n, k, k, C, 11, 0, -1.0, &means), SMM_OK);
+        ck_assert_int_eq(maddness_train(&ctx, B, n, k, k, C, 11, 0, 1.0, &one), SMM_OK);
+        ck_assert_int_eq(maddness_train(&ctx, B, n, k, k, C, 11, 0, 0.0, &chosen), SMM_OK);
+        ctx = context(SMM_ISA_SCALAR, 1);
+        ck_assert_int_eq(maddness_train(&ctx, B, n, k, k, C, 11, 0, 0.0, &chosen1), SMM_OK);
+        assert_same_model(chosen, chosen1, "lambda from the data, 1 and 2 threads");
+        ck_assert(means->lambda == 0.0);
+        ck_assert(one->lambda == 1.0);
+        ck_assert(chosen->lambda >= 0.0 && isfinite(chosen->lambda));
+        const double e_means = product_error(means, A, m, B, n), e_one = product_error(one, A, m, B, n),
+                     e_chosen = product_error(chosen, A, m, B, n);
+        if (!lowrank) {
+            ck_assert_msg(e_one > 1.1 * e_means, "i.i.d.: lambda = 1 should overfit: %g against means %g", e_one,
+                          e_means);
+            ck_assert_msg(e_chosen <= 1.05 * e_means, "i.i.d.: chosen lambda %g gives %g, leaf means %g",
+                          chosen->lambda, e_chosen, e_means);
+        } else {
+            ck_assert_msg(e_one < 0.9 * e_means, "low rank: lambda = 1 should help: %g against means %g", e_one,
+                          e_means);
+            ck_assert_msg(e_chosen <= 1.05 * e_one, "low rank: chosen lambda %g gives %g, lambda = 1 %g",
+                          chosen->lambda, e_chosen, e_one);
+        }
+        printf("lambda from the data (%s): chosen %g, error %.4f; leaf means %.4f; lambda = 1 %.4f\n",
+               lowrank ? "low rank" : "i.i.d.", chosen->lambda, e_chosen, e_means, e_one);
+        maddness_model_free(means), maddness_model_free(one), maddness_model_free(chosen),
+            maddness_model_free(chosen1);
+    }
+    test_restore_defaults();
+    free(X);
+}
+END_TEST
+
 /* ======================================================================
  * Tables
  * ====================================================================== */
@@ -661,6 +775,12 @@ START_TEST(test_bad_arguments)
     ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, 2, 1, 0, NAN, &md), SMM_ERR_BAD_ARGUMENT);
     ck_assert_ptr_null(md);
     md = junk;
+    ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, 2, 1, 0, INFINITY, &md), SMM_ERR_BAD_ARGUMENT);
+    ck_assert_ptr_null(md);
+    md = junk;
+    ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, 2, 1, 0, -INFINITY, &md), SMM_ERR_BAD_ARGUMENT);
+    ck_assert_ptr_null(md);
+    md = junk;
     ck_assert_int_eq(maddness_train(&ctx, NULL, count, k, k, 2, 1, 0, 0.0, &md), SMM_ERR_NULL_POINTER);
     ck_assert_ptr_null(md);
     ck_assert_int_eq(maddness_train(&ctx, X, count, k, k, 2, 1, 0, 0.0, NULL), SMM_ERR_NULL_POINTER);
@@ -710,6 +830,7 @@ static Suite *maddness_suite(void)
     tcase_add_test(tc, test_first_split_is_optimal);
     tcase_add_test(tc, test_separable_clusters);
     tcase_add_test(tc, test_means_and_ridge);
+    tcase_add_test(tc, test_lambda_from_data);
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);
 

@@ -193,6 +193,23 @@ START_TEST(test_scan_extremes)
 }
 END_TEST
 
+START_TEST(test_scan_more_row_passes)
+{
+    /* more than one pass of 8 rows over a block (the avx512 kernel reuses the first pass's index vectors
+       for 32 <= M <= 256): the bounds of that range and either side, masked last steps, full and partial
+       blocks, 9 to 24 rows (one to two later passes and every row tail) */
+    uint64_t rng = 313;
+    static const int32_t Ms[] = { 28, 29, 31, 32, 33, 49, 253, 256, 257 };
+    static const int64_t rows[] = { 9, 15, 16, 17, 23, 24 };
+    for (size_t mi = 0; mi < sizeof Ms / sizeof Ms[0]; mi++)
+        for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++) {
+            check_scan_shape(75, Ms[mi], rows[ri], 0, &rng);
+            if (Ms[mi] > 250)
+                check_scan_shape(64, Ms[mi], rows[ri], 1, &rng);
+        }
+}
+END_TEST
+
 START_TEST(test_scan_kernel_names)
 {
     smm_isa isas[4];
@@ -717,6 +734,7 @@ static Suite *pq_suite(void)
     TCase *tc = tcase_create("scan");
     tcase_add_loop_test(tc, test_scan_matches_scalar, 0, (int)(sizeof scan_Ms / sizeof scan_Ms[0]));
     tcase_add_test(tc, test_scan_extremes);
+    tcase_add_test(tc, test_scan_more_row_passes);
     tcase_add_test(tc, test_scan_kernel_names);
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);

@@ -11,9 +11,12 @@
  * interquartile range, so a reader sees how steady the row was).
  * Calls shorter than BATCH_TARGET_SECONDS are repeated within a round (the
  * same count for all three) and the round's time divided by that count.
- * Each contender's turn starts after a short sleep (settle()): measured here
- * on 2 threads, OpenBLAS lost a third of its speed without it, its cores
- * taken by the libgomp threads exact_sgemm left spinning.
+ * Each contender's turn starts after a sleep (settle()): measured here on 2
+ * threads, OpenBLAS lost a third of its speed without one, its cores taken
+ * by the libgomp threads exact_sgemm left spinning, and exact_sgemm lost up
+ * to 30% at 256^3 when the pause (then 30 ms) was shorter than the time
+ * OpenBLAS's idle workers keep polling (OPENBLAS_THREAD_TIMEOUT=4, which
+ * makes them sleep at once, removed the loss).
  */
 #include <float.h>
 #include <stddef.h>
@@ -41,7 +44,7 @@
 #define HUGE_SHAPE_ELEMENTS ((int64_t)4096 * 4096 * 4096) /* m*n*k from which default reps drop */
 #define BATCH_TARGET_SECONDS 0.01
 #define BATCH_MAX_CALLS 100000
-#define SETTLE_SECONDS 0.03 /* pause before each contender's timed calls (see settle()) */
+#define SETTLE_SECONDS 0.15 /* pause before each contender's timed calls (see settle()) */
 #define PEAK_PLAUSIBLE 0.8  /* a T-thread FMA peak under this fraction of T x the 1-thread one is re-measured */
 #define PEAK_RETRIES 3
 #define PEER_TOLERANCE 1e-4     /* max |C_exact - C_peer| / (k max|a| max|b|) */
@@ -354,7 +357,8 @@ static double now_minus(double start)
  * Sleep SETTLE_SECONDS before a contender's timed calls. After a parallel
  * call returns, its library's idle worker threads keep spinning for a while
  * (libgomp, used by exact_sgemm and BLIS, for up to milliseconds; OpenBLAS's
- * pthreads yield while they wait): without a pause they would take cores from
+ * pthreads yield in a loop for about 2^28 timer ticks by default, ~0.1 s at
+ * 2.6 GHz, before they sleep): without a pause they would take cores from
  * the next contender in the round.
  */
 static void settle(void)
