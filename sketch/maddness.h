@@ -102,18 +102,31 @@
  *     a query against the vectors a plan trains on. As the ridge is linear
  *     in its right-hand side, P Z^T comes from solving with G_F^T (X_F Z^T)
  *     (16 C x p) in place of G_F^T X_F (16 C x k); <u, z> is taken as
- *     inv(x) sum_t x_t z_t. Candidates, in order: the
- *     leaf means of the fitting part, then lambda = s 4^j, j = -4 .. 0
- *     (s/256 .. s), s = trace(G_F^T G_F) / 16 C = F / 16 the mean leaf
- *     size; the least error wins (ties: the earlier). The winner is refitted
+ *     inv(x) sum_t x_t z_t. Candidates: the leaf means of the fitting
+ *     part and lambda = s 4^j, j = -4 .. 0 (s/256 .. s), s = trace(G_F^T
+ *     G_F) / 16 C = F / 16 the mean leaf size. The grid is walked, not
+ *     swept: j = -2 and -1 first, then one step at a time the way the
+ *     error fell (up from -1 if its error is below -2's, else down from -2)
+ *     while it keeps falling; the last point before a rise (or the grid's
+ *     end) is the grid's winner. This assumes the held-out error is
+ *     unimodal along the grid; where it is, the winner is the grid's least
+ *     error, as a full sweep would find (the same lambda on the 14 data
+ *     sets and sizes of docs/methods.md). The grid's winner is taken when
+ *     its error is below the leaf means'. The winner is refitted
  *     on all N vectors: the leaf means of step 2, or the ridge with the same
  *     multiple of the mean leaf size, lambda = 4^j N / 16 (model's lambda).
  *     Cost over a given lambda: N p k multiply-adds for the inner
- *     products, then per candidate a Cholesky of 16 C (about (16 C)^3 / 6)
- *     and solves with p columns (2 (16 C)^2 p), the candidates side by side
- *     (one thread each, with its own copy of G^T G while the copies take at
- *     most 64 MiB): 1.6x the instructions of a given lambda at C = 16 and
- *     32, 1.8x at C = 64 (N = 4096; docs/methods.md).
+ *     products, then per point visited (3 or 4) a Cholesky of 16 C (about
+ *     (16 C)^3 / 6) and solves with p columns (2 (16 C)^2 p); on several
+ *     threads the points of a step run side by side (one thread each, with
+ *     its own copy of G^T G while the copies take at most 64 MiB; going
+ *     down from -2 on two threads, -3 and -4 at once, -4's error used only
+ *     if -3 improved, so the choice does not depend on the threads).
+ *     Training takes 1.40-1.46x the instructions of a given lambda
+ *     (N = 1000 and 4096, C = 16 to 64, Fashion-MNIST; docs/methods.md).
+ * The factorisations, the solves and the probes' inner products subtract
+ * a panel of rows from 16 entries at a time held in registers, each
+ * entry's subtractions in the order stated above.
  * Every step is plain C for the baseline CPU with fixed-order double sums
  * (compiled with -ffp-contract=off like the whole library), each codebook's
  * tree built by one thread, each entry of the factor and the solution by

@@ -291,6 +291,43 @@ static void train_tree(const float *X, int64_t ld, const int64_t *sample, const 
 #define MD_PANEL 16
 #define MD_SOLVE_COLS 64
 
+/* Entries kept in registers per block of subtract_panel. */
+#define MD_BLOCK 16
+
+/*
+ * y[t] -= a[0] u[t] + ... (as y[t] - a[0] u[t] - a[1] u[ld + t] - ... -
+ * a[m-1] u[(m-1) ld + t], subtracted in that order) for t = t0 .. t1 - 1:
+ * the rows of u in increasing order for each entry, MD_BLOCK entries at a
+ * time held in registers (the same operations as one row of u at a time).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+/* GCC would vectorise the loop over rows (strided loads); the block's entries vectorise instead (SLP). */
+__attribute__((optimize("no-tree-loop-vectorize")))
+#endif
+static void subtract_panel(double *restrict y, const double *restrict u, int64_t ld, const double *a, int64_t m,
+                           int64_t t0, int64_t t1)
+{
+    int64_t t = t0;
+    for (; t + MD_BLOCK <= t1; t += MD_BLOCK) {
+        double v[MD_BLOCK];
+        for (int j = 0; j < MD_BLOCK; j++)
+            v[j] = y[t + j];
+        for (int64_t r = 0; r < m; r++) {
+            const double ar = a[r], *ur = u + r * ld + t;
+            for (int j = 0; j < MD_BLOCK; j++)
+                v[j] -= ar * ur[j];
+        }
+        for (int j = 0; j < MD_BLOCK; j++)
+            y[t + j] = v[j];
+    }
+    for (; t < t1; t++) {
+        double v = y[t];
+        for (int64_t r = 0; r < m; r++)
+            v -= a[r] * u[r * ld + t];
+        y[t] = v;
+    }
+}
+
 /*
  * Cholesky A = U^T U of the D x D symmetric positive definite A (row-major,
  * upper triangle read and overwritten by U; the lower triangle is left as it
@@ -308,13 +345,10 @@ static smm_status cholesky_upper(double *A, int64_t D, int threads)
     for (int64_t i0 = 0; i0 < D; i0 += MD_PANEL) {
         const int64_t i1 = D - i0 < MD_PANEL ? D : i0 + MD_PANEL;
         for (int64_t i = i0; i < i1; i++) {
-            double *Ai = A + i * D;
-            for (int64_t r = i0; r < i; r++) {
-                const double *Ur = A + r * D;
-                const double a = Ur[i];
-                for (int64_t p = i; p < D; p++)
-                    Ai[p] -= a * Ur[p];
-            }
+            double *Ai = A + i * D, a[MD_PANEL];
+            for (int64_t r = i0; r < i; r++)
+                a[r - i0] = A[r * D + i];
+            subtract_panel(Ai, A + i0 * D, D, a, i - i0, i, D);
             if (!(Ai[i] > 0.0) || !isfinite(Ai[i]))
                 return SMM_ERR_NON_FINITE;
             const double piv = sqrt(Ai[i]);
@@ -325,13 +359,10 @@ static smm_status cholesky_upper(double *A, int64_t D, int threads)
         const int64_t rows = D - i1;
 #pragma omp parallel for num_threads(threads) schedule(static) if (rows * (D - i1) >= MD_PARALLEL_MIN_WORK)
         for (int64_t q = i1; q < D; q++) {
-            double *Aq = A + q * D;
-            for (int64_t r = i0; r < i1; r++) {
-                const double *Ur = A + r * D;
-                const double a = Ur[q];
-                for (int64_t p = q; p < D; p++)
-                    Aq[p] -= a * Ur[p];
-            }
+            double a[MD_PANEL];
+            for (int64_t r = i0; r < i1; r++)
+                a[r - i0] = A[r * D + q];
+            subtract_panel(A + q * D, A + i0 * D, D, a, i1 - i0, q, D);
         }
     }
     return SMM_OK;
@@ -349,36 +380,25 @@ static void solve_chunk(const double *A, int64_t D, double *R, int64_t k, int64_
     for (int64_t i0 = 0; i0 < D; i0 += MD_PANEL) {
         const int64_t i1 = D - i0 < MD_PANEL ? D : i0 + MD_PANEL;
         for (int64_t i = i0; i < i1; i++) {
-            double *yi = R + i * k;
-            for (int64_t r = i0; r < i; r++) {
-                const double a = A[r * D + i];
-                const double *yr = R + r * k;
-                for (int64_t t = c0; t < c1; t++)
-                    yi[t] -= a * yr[t];
-            }
+            double *yi = R + i * k, a[MD_PANEL];
+            for (int64_t r = i0; r < i; r++)
+                a[r - i0] = A[r * D + i];
+            subtract_panel(yi, R + i0 * k, k, a, i - i0, c0, c1);
             const double piv = A[i * D + i];
             for (int64_t t = c0; t < c1; t++)
                 yi[t] /= piv;
         }
         for (int64_t q = i1; q < D; q++) {
-            double *yq = R + q * k;
-            for (int64_t r = i0; r < i1; r++) {
-                const double a = A[r * D + q];
-                const double *yr = R + r * k;
-                for (int64_t t = c0; t < c1; t++)
-                    yq[t] -= a * yr[t];
-            }
+            double a[MD_PANEL];
+            for (int64_t r = i0; r < i1; r++)
+                a[r - i0] = A[r * D + q];
+            subtract_panel(R + q * k, R + i0 * k, k, a, i1 - i0, c0, c1);
         }
     }
     for (int64_t i = D - 1; i >= 0; i--) {
         double *pi = R + i * k;
         const double *Ui = A + i * D;
-        for (int64_t p = i + 1; p < D; p++) {
-            const double a = Ui[p];
-            const double *pp = R + p * k;
-            for (int64_t t = c0; t < c1; t++)
-                pi[t] -= a * pp[t];
-        }
+        subtract_panel(pi, R + (i + 1) * k, k, Ui + i + 1, D - 1 - i, c0, c1);
         const double piv = Ui[i];
         for (int64_t t = c0; t < c1; t++)
             pi[t] /= piv;
@@ -455,6 +475,8 @@ static smm_status ridge_solve(double *A, const double *diag, int64_t D, double l
 /* The grid: lambda = s 4^j for j = MD_GRID_LOW .. MD_GRID_LOW + MD_GRID - 1, s the mean leaf size. */
 #define MD_GRID 5
 #define MD_GRID_LOW (-4)
+/* The walk along the grid starts at this point and the next. */
+#define MD_GRID_START 2
 /* At most this much memory in extra copies of G^T G for the candidates run side by side. */
 #define MD_SELECT_COPY_BYTES ((size_t)64 << 20)
 
@@ -526,22 +548,25 @@ static smm_status choose_lambda(const float *X, int64_t ld, int64_t k, const int
             Zt[t * np + j] = (double)maddness_direction(x[t], inv[i]);
     }
     /* F (n x np): every training direction's inner products with the probes, inv(x) sum_t x_t z_t (t increasing;
-       the probes side by side, so the sums vectorise) */
+       as 0 - (-x_0) z_0 - (-x_1) z_1 - ..., the same bits: a - (-b) is a + b) */
+    double *negx = malloc((size_t)threads * (size_t)k * sizeof(double));
+    if (negx == NULL) {
+        st = SMM_ERR_NO_MEMORY;
+        goto done;
+    }
 #pragma omp parallel for num_threads(threads) schedule(static) if ((double)n * (double)np * (double)k >= MD_PARALLEL_MIN_WORK)
     for (int64_t i = 0; i < n; i++) {
         const float *x = X + sample[i] * ld;
-        double acc[MD_PROBES];
+        double *a = negx + (int64_t)omp_get_thread_num() * k, *f = F + i * np;
+        for (int64_t t = 0; t < k; t++)
+            a[t] = -(double)x[t];
         for (int64_t j = 0; j < np; j++)
-            acc[j] = 0.0;
-        for (int64_t t = 0; t < k; t++) {
-            const double v = (double)x[t];
-            const double *z = Zt + t * np;
-            for (int64_t j = 0; j < np; j++)
-                acc[j] += v * z[j];
-        }
+            f[j] = 0.0;
+        subtract_panel(f, Zt, np, a, k, 0, np);
         for (int64_t j = 0; j < np; j++)
-            F[i * np + j] = acc[j] * inv[i];
+            f[j] *= inv[i];
     }
+    free(negx);
     for (int64_t h = 0; h < nh; h++)
         memcpy(Y + h * np, F + (int64_t)held[h] * np, (size_t)np * sizeof(double));
     /* G^T G of the fitting part; per leaf, the sum of its vectors' inner products with the probes (Rz) and of
@@ -604,20 +629,43 @@ static smm_status choose_lambda(const float *X, int64_t ld, int64_t k, const int
     if (Pg == NULL || qg == NULL)
         st = SMM_ERR_NO_MEMORY;
     else {
-#pragma omp parallel for num_threads(team) schedule(dynamic, 1) if (team > 1)
-        for (int g = 0; g < MD_GRID; g++) {
-            double *Ag = copies[omp_get_thread_num()], *Pc = Pg + (int64_t)g * D * np;
-            memcpy(Pc, Rz, (size_t)(D * np) * sizeof(double));
-            const double lam = ldexp(s, 2 * (MD_GRID_LOW + g));
-            err[g] = ridge_solve(Ag, diag, D, lam, Pc, np, team > 1 ? 1 : threads) == SMM_OK
-                         ? heldout_error(Pc, np, Y, held, nh, leaves, C, qg + (int64_t)g * np)
-                         : INFINITY; /* not positive definite in floating point: not a candidate */
-        }
-        for (int g = 0; g < MD_GRID; g++)
-            if (err[g] < best) {
-                best = err[g];
-                *mult = ldexp(1.0, 2 * (MD_GRID_LOW + g));
+        /* the walk along the grid (maddness.h): the two middle points, then one way while the error falls;
+           each round evaluates up to team points side by side (a point past the stop is computed, not used) */
+        int g = MD_GRID_START, dir = 0, walking = 1;
+        while (walking) {
+            int gs[MD_GRID], m = 0;
+            if (dir == 0) {
+                gs[m++] = MD_GRID_START;
+                gs[m++] = MD_GRID_START + 1;
+            } else
+                for (int h = g + dir; h >= 0 && h < MD_GRID && m < team; h += dir)
+                    gs[m++] = h;
+            const int side = team > 1 && m > 1; /* else one point at a time, each in parallel: the same operations */
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1) if (side)
+            for (int e = 0; e < m; e++) {
+                double *Ag = copies[omp_get_thread_num()], *Pc = Pg + (int64_t)gs[e] * D * np;
+                memcpy(Pc, Rz, (size_t)(D * np) * sizeof(double));
+                const double lam = ldexp(s, 2 * (MD_GRID_LOW + gs[e]));
+                err[gs[e]] = ridge_solve(Ag, diag, D, lam, Pc, np, side ? 1 : threads) == SMM_OK
+                                 ? heldout_error(Pc, np, Y, held, nh, leaves, C, qg + (int64_t)gs[e] * np)
+                                 : INFINITY; /* not positive definite in floating point: not a candidate */
             }
+            if (dir == 0) {
+                dir = err[MD_GRID_START + 1] < err[MD_GRID_START] ? 1 : -1;
+                g = dir > 0 ? MD_GRID_START + 1 : MD_GRID_START;
+            } else
+                for (int e = 0; e < m && walking; e++) {
+                    if (err[gs[e]] < err[g])
+                        g = gs[e];
+                    else
+                        walking = 0;
+                }
+            walking = walking && g + dir >= 0 && g + dir < MD_GRID;
+        }
+        if (err[g] < best) {
+            best = err[g];
+            *mult = ldexp(1.0, 2 * (MD_GRID_LOW + g));
+        }
     }
     for (int w = 1; w < team; w++)
         smm_aligned_free(copies[w]);

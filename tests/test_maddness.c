@@ -610,10 +610,12 @@ static double product_error(const maddness_model *md, const float *A, int64_t m,
 START_TEST(test_lambda_from_data)
 {
     const int64_t n = 600, m = 200, k = 256;
-    const int32_t C = 32;
     float *X = malloc((size_t)((n + m) * k) * sizeof(float));
     ck_assert_ptr_nonnull(X);
-    for (int lowrank = 0; lowrank < 2; lowrank++) {
+    /* lowrank 0: i.i.d.; 1: rank 8 plus noise 0.1; 2: rank 8 plus noise 0.001, with 8 codebooks, where a small lambda
+       wins (the walk along the grid goes down from its middle: two points side by side on 2 threads, the second
+       computed before the first decides whether it is used) */
+    for (int lowrank = 0; lowrank < 3; lowrank++) {
         uint64_t rng = 2024 + (uint64_t)lowrank;
         if (!lowrank)
             test_fill_uniform(X, (n + m) * k, &rng);
@@ -622,7 +624,7 @@ START_TEST(test_lambda_from_data)
             float *U = random_matrix(n + m, r, &rng), *V = random_matrix(r, k, &rng);
             for (int64_t i = 0; i < n + m; i++)
                 for (int64_t t = 0; t < k; t++) {
-                    double v = 0.1 * test_rng_uniform(&rng);
+                    double v = (lowrank == 1 ? 0.1 : 0.001) * test_rng_uniform(&rng);
                     for (int p = 0; p < r; p++)
                         v += (double)U[i * r + p] * V[p * k + t];
                     X[i * k + t] = (float)v;
@@ -630,6 +632,7 @@ START_TEST(test_lambda_from_data)
             free(U), free(V);
         }
         const float *B = X, *A = X + n * k;
+        const int32_t C = lowrank == 2 ? 8 : 32;
         maddness_model *means = NULL, *one = NULL, *chosen = NULL, *chosen1 = NULL;
         smm_context ctx = context(SMM_ISA_SCALAR, 2);
         ck_assert_int_eq(maddness_train(&ctx, B, n, k, k, C, 11, 0, -1.0, &means), SMM_OK);
@@ -648,6 +651,12 @@ START_TEST(test_lambda_from_data)
                           e_means);
             ck_assert_msg(e_chosen <= 1.05 * e_means, "i.i.d.: chosen lambda %g gives %g, leaf means %g",
                           chosen->lambda, e_chosen, e_means);
+        } else if (lowrank == 2) {
+            const double middle = ldexp((double)n / MADDNESS_LEAVES, -4); /* the grid's middle point */
+            ck_assert_msg(chosen->lambda > 0.0 && chosen->lambda <= middle,
+                          "low rank, little noise: chosen lambda %g, expected at most %g", chosen->lambda, middle);
+            ck_assert_msg(e_chosen <= 1.05 * e_one, "low rank: chosen lambda %g gives %g, lambda = 1 %g",
+                          chosen->lambda, e_chosen, e_one);
         } else {
             ck_assert_msg(e_one < 0.9 * e_means, "low rank: lambda = 1 should help: %g against means %g", e_one,
                           e_means);
@@ -655,7 +664,7 @@ START_TEST(test_lambda_from_data)
                           chosen->lambda, e_chosen, e_one);
         }
         printf("lambda from the data (%s): chosen %g, error %.4f; leaf means %.4f; lambda = 1 %.4f\n",
-               lowrank ? "low rank" : "i.i.d.", chosen->lambda, e_chosen, e_means, e_one);
+               lowrank == 2 ? "low rank, little noise" : lowrank ? "low rank" : "i.i.d.", chosen->lambda, e_chosen, e_means, e_one);
         maddness_model_free(means), maddness_model_free(one), maddness_model_free(chosen),
             maddness_model_free(chosen1);
     }

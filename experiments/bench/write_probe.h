@@ -8,6 +8,12 @@
  * whose time is writing a large result (the small-k product of the
  * sketched-factor methods: bytes of C over this rate).
  *
+ * Every loop writes non-zero values: on the Zen 4 virtual machine this was
+ * measured on, writing all-zero 64-byte lines ran about 3x faster than
+ * writing any other data (2 threads, a 64 MiB buffer: 0.72-0.92 ms against
+ * 2.35-2.58 ms), so a probe writing zeros (as this one did in one of its
+ * runs, and kept as its best) measures a rate no real result gets.
+ *
  * The streaming loops live in write_probe_avx2.c and write_probe_avx512.c
  * (x86_64 builds only); the regular-store loop is plain C.
  */
@@ -33,6 +39,16 @@ int write_probe_available(write_probe_kind kind, const char **why);
  * 0 when the loop is not available or the buffer cannot be allocated.
  */
 double write_probe_gbytes(write_probe_kind kind, int threads);
+
+/*
+ * Seconds of `threads` threads writing x[0 .. count) (x 64-byte aligned, a
+ * buffer of the caller's, e.g. a product's C) with the loop of `kind` (the
+ * value 1), each thread a contiguous part of whole 64-byte lines (the last
+ * part takes the rest; one thread below 64^3 floats), timed around the
+ * parallel region as a caller times a kernel: the stores-only time of
+ * writing that buffer. 0 when the loop is not available.
+ */
+double write_probe_seconds_on(write_probe_kind kind, float *x, int64_t count, int threads);
 
 /*
  * The streaming loops: x[0 .. count) := value with non-temporal stores, then

@@ -238,10 +238,10 @@
  *                               trees (N <= 4096 training vectors), O(N C k)
  *                               + (16 C)^3 / 6 + 2 (16 C)^2 k flops in double
  *                               for the ridge regression, and for the choice
- *                               of lambda 128 N k + 5 ((16 C)^3 / 6 + 128
- *                               (16 C)^2) (training about 1.6x the instructions
- *                               of a fixed lambda at C = 16 and 32, 1.8x at
- *                               C = 64), then 32 C k flops
+ *                               of lambda 128 N k + 3 or 4 times ((16 C)^3 / 6
+ *                               + 128 (16 C)^2) (training 1.40-1.46x the
+ *                               instructions of a fixed lambda at C = 16 to
+ *                               64), then 32 C k flops
  *                               per column for its table (SGEMM); a product:
  *                               2 k flops (its norm) and 4 C comparisons per
  *                               row of op(A) to encode it, then C lookups per
