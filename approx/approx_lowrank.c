@@ -79,6 +79,20 @@ static void lowrank_free(void *sketch)
     smm_aligned_free(lr);
 }
 
+/* sum a[t] b[t] in double: 8 running sums (t mod 8), then added in a fixed tree, so the compiler keeps them in
+ * vector registers (one sum would be a chain of dependent additions, 4 cycles each); the order is fixed. */
+static double dot(const double *a, const double *b, int64_t k)
+{
+    double acc[8] = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
+    int64_t t = 0;
+    for (; t + 8 <= k; t += 8)
+        for (int i = 0; i < 8; i++)
+            acc[i] += a[t + i] * b[t + i];
+    for (int i = 0; t < k; t++, i++)
+        acc[i] += a[t] * b[t];
+    return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
+}
+
 /*
  * Orthonormalise the l columns of Q (k x l, column c at Q + c * k, double)
  * in place: classical Gram-Schmidt twice per column; a column left with
@@ -90,29 +104,18 @@ static void orthonormalise(double *Q, int64_t k, int64_t l, double *coef)
     int64_t next_unit = 0;
     for (int64_t c = 0; c < l; c++) {
         double *v = Q + c * k;
-        double before = 0.0;
-        for (int64_t t = 0; t < k; t++)
-            before += v[t] * v[t];
-        before = sqrt(before);
+        double before = sqrt(dot(v, v, k));
         for (;;) {
-            double norm = 0.0;
             for (int pass = 0; pass < 2; pass++) {
-                for (int64_t p = 0; p < c; p++) {
-                    const double *q = Q + p * k;
-                    double d = 0.0;
-                    for (int64_t t = 0; t < k; t++)
-                        d += q[t] * v[t];
-                    coef[p] = d;
-                }
+                for (int64_t p = 0; p < c; p++)
+                    coef[p] = dot(Q + p * k, v, k);
                 for (int64_t p = 0; p < c; p++) {
                     const double *q = Q + p * k;
                     for (int64_t t = 0; t < k; t++)
                         v[t] -= coef[p] * q[t];
                 }
             }
-            for (int64_t t = 0; t < k; t++)
-                norm += v[t] * v[t];
-            norm = sqrt(norm);
+            const double norm = sqrt(dot(v, v, k));
             if (norm > 1e-10 * before && norm > 0.0) {
                 for (int64_t t = 0; t < k; t++)
                     v[t] /= norm;

@@ -4,6 +4,10 @@
  * power-of-two scaling of a set into a row-major copy.
  */
 #include "approx/approx_scale.h"
+#include "exact/unary_kernels.h"
+
+/* Column-major vectors per block of the copy's transposition. */
+#define COPY_BLOCK 256
 
 #include <math.h>
 #include <string.h>
@@ -65,17 +69,26 @@ smm_status approx_scaled_copy(const smm_context *ctx, const approx_vectors *v, i
     float f1, f2;
     approx_shift_factors(shift, &f1, &f2);
     const int64_t n = v->count;
+    if (v->layout != SMM_ROW_MAJOR) {
+        /* vector i is column i of the stored matrix: blocks of COPY_BLOCK vectors transposed in register tiles,
+         * each reading the stored rows as COPY_BLOCK-float pieces (one vector at a time read one float per 64-byte
+         * line: 5.7 ms for 784 lines of 4096 floats on Zen 4, 2 threads, against 1.2-2 ms) */
+        const unary_transpose_fn transpose = unary_kernels_for(ctx->isa)->transpose;
 #pragma omp parallel for num_threads(ctx->threads) schedule(static)
-    for (int64_t i = 0; i < n; i++) { /* vector i at dst + i * dim */
-        float *d = dst + i * dim;
-        if (v->layout == SMM_ROW_MAJOR)
-            memcpy(d, v->data + i * v->ld, (size_t)dim * sizeof(float));
-        else
-            for (int64_t t = 0; t < dim; t++)
-                d[t] = v->data[t * v->ld + i];
-        if (shift != 0)
-            for (int64_t t = 0; t < dim; t++)
-                d[t] = d[t] * f1 * f2;
+        for (int64_t i0 = 0; i0 < n; i0 += COPY_BLOCK)
+            transpose(UNARY_IDENTITY, n - i0 < COPY_BLOCK ? n - i0 : COPY_BLOCK, dim, v->data + i0, v->ld,
+                      dst + i0 * dim, dim, 0);
+    }
+    if (v->layout == SMM_ROW_MAJOR || shift != 0) {
+#pragma omp parallel for num_threads(ctx->threads) schedule(static)
+        for (int64_t i = 0; i < n; i++) { /* vector i at dst + i * dim */
+            float *d = dst + i * dim;
+            if (v->layout == SMM_ROW_MAJOR)
+                memcpy(d, v->data + i * v->ld, (size_t)dim * sizeof(float));
+            if (shift != 0)
+                for (int64_t t = 0; t < dim; t++)
+                    d[t] = d[t] * f1 * f2;
+        }
     }
     const approx_vectors scaled = { SMM_ROW_MAJOR, n, dst, dim };
     *copy = dst;

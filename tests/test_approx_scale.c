@@ -18,12 +18,17 @@
  * op(B)'s and multiplies by their norms, so it is checked like the others
  * (before the codes were of directions it assumed A and B at one scale, and
  * A / s against B s gave a meaningless estimate with SMM_OK).
+ * The plan's copy of op(B) (approx_scaled_copy) is checked against its
+ * definition on every ISA path and thread count: column-major vectors
+ * (transposed in blocks) with counts around the block and a padded leading
+ * dimension, row-major ones, with and without a shift.
  */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "approx/approx_scale.h"
 #include "test_util.h"
 
 enum { M = 60, K = 48, N = 400, TOPK = 5, CANDIDATES = 60 };
@@ -247,6 +252,45 @@ START_TEST(products_beyond_float)
 }
 END_TEST
 
+/* approx_scaled_copy: vector i of the copy is vector i of the input times 2^-shift, row-major, whatever the layout,
+ * ISA path or thread count; the input is left as it was. */
+START_TEST(copy_is_the_scaled_vectors)
+{
+    enum { DIM = 37, LD_PAD = 5 };
+    static const int64_t counts[] = { 1, 15, 16, 17, 255, 256, 257, 600 };
+    static const int shifts[] = { 0, 3, -2 };
+    smm_isa isas[4];
+    const int nisa = test_supported_isas(isas);
+    float *data = malloc(sizeof(float) * (DIM + LD_PAD) * (600 + LD_PAD));
+    ck_assert_ptr_nonnull(data);
+    for (int64_t e = 0; e < (DIM + LD_PAD) * (600 + LD_PAD); e++)
+        data[e] = (float)((e * 7919) % 1001 - 500) * 0.01f;
+    for (int q = 0; q < nisa; q++)
+        for (int threads = 1; threads <= 3; threads++)
+            for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
+                for (int layout = 0; layout < 2; layout++)
+                    for (size_t h = 0; h < sizeof shifts / sizeof *shifts; h++) {
+                        const int64_t n = counts[c];
+                        const approx_vectors v = layout == 0 ? (approx_vectors){ SMM_COL_MAJOR, n, data, n + LD_PAD }
+                                                             : (approx_vectors){ SMM_ROW_MAJOR, n, data, DIM + LD_PAD };
+                        const smm_context ctx = { isas[q], threads };
+                        float *copy = NULL;
+                        approx_vectors out;
+                        ck_assert_int_eq(approx_scaled_copy(&ctx, &v, DIM, shifts[h], &copy, &out), SMM_OK);
+                        ck_assert(out.layout == SMM_ROW_MAJOR && out.count == n && out.data == copy && out.ld == DIM);
+                        const float f = ldexpf(1.0f, -shifts[h]);
+                        for (int64_t i = 0; i < n; i++)
+                            for (int64_t t = 0; t < DIM; t++) {
+                                const float x = layout == 0 ? data[t * v.ld + i] : data[i * v.ld + t];
+                                ck_assert_msg(copy[i * DIM + t] == x * f, "isa %d threads %d n %lld layout %d shift %d",
+                                              (int)isas[q], threads, (long long)n, layout, shifts[h]);
+                            }
+                        smm_aligned_free(copy);
+                    }
+    free(data);
+}
+END_TEST
+
 int main(void)
 {
     make_data();
@@ -256,6 +300,7 @@ int main(void)
     tcase_add_loop_test(tc, dense_estimates_are_scale_free, SKETCH_SIMHASH, SKETCH_MADDNESS + 1);
     tcase_add_loop_test(tc, topk_is_scale_free, SKETCH_SIMHASH, SKETCH_MADDNESS + 1);
     tcase_add_test(tc, products_beyond_float);
+    tcase_add_test(tc, copy_is_the_scaled_vectors);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }
