@@ -4,13 +4,14 @@
  * power-of-two scaling of a set into a row-major copy.
  */
 #include "approx/approx_scale.h"
+
+#include <math.h>
+#include <string.h>
+
 #include "exact/unary_kernels.h"
 
 /* Column-major vectors per block of the copy's transposition. */
 #define COPY_BLOCK 256
-
-#include <math.h>
-#include <string.h>
 
 smm_status approx_check_values(const smm_context *ctx, const approx_vectors *v, int64_t dim, int *exponent)
 {
