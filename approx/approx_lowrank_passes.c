@@ -146,13 +146,17 @@ smm_status lowrank_pass(const smm_context *ctx, const approx_vectors *cols, int6
     const smm_context one = { ctx->isa, 1 };
     const int transpose = Yt != NULL && cols->layout != SMM_ROW_MAJOR;
     int failed = 0;
-#pragma omp parallel for num_threads(ctx->threads) schedule(dynamic, 1) reduction(| : failed)
-    for (int64_t c = 0; c < chunks; c++) {
-        const int64_t j0 = c * LOWRANK_CHUNK, j1 = j0 + LOWRANK_CHUNK < n ? j0 + LOWRANK_CHUNK : n;
+#pragma omp parallel num_threads(ctx->threads) reduction(| : failed)
+    {
+        /* each thread's transposition buffer, made once for all the chunks it takes */
         smm_status mine = SMM_OK;
         float *Xt = transpose ? classical_alloc(LOWRANK_BLOCK, k, sizeof(float), &mine) : NULL;
-        if (mine == SMM_OK)
-            mine = pass_chunk(&one, cols, k, l, Q, j0, j1, Z, parts != NULL ? parts + c * l * k : NULL, Xt);
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = 0; c < chunks; c++) {
+            const int64_t j0 = c * LOWRANK_CHUNK, j1 = j0 + LOWRANK_CHUNK < n ? j0 + LOWRANK_CHUNK : n;
+            if (mine == SMM_OK)
+                mine = pass_chunk(&one, cols, k, l, Q, j0, j1, Z, parts != NULL ? parts + c * l * k : NULL, Xt);
+        }
         smm_aligned_free(Xt);
         failed |= mine != SMM_OK;
     }
