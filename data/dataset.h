@@ -307,7 +307,8 @@ smm_status dataset_digits(int64_t rows, uint64_t seed, dataset_matrix *out, int3
  * SMM_ERR_BAD_ARGUMENT (max_rows < 0), DATASET_ERR_IO (the file cannot be
  * opened for reading: missing, no permission), DATASET_ERR_BAD_FORMAT (not an
  * HDF5 file, a truncated or corrupt file, no dataset at the path, a dataset
- * that is not 2-D, without rows or columns, an unsupported type, more values
+ * that is not 2-D, without rows or columns, an unsupported type or one whose
+ * declared bit fields do not fit in its size, more values
  * claimed than the size rule above allows, a failed read, a non-finite
  * value), SMM_ERR_OVERFLOW, SMM_ERR_NO_MEMORY. The message names the file
  * and the path in the file.

@@ -110,6 +110,43 @@ static smm_status check_storage(const h5_matrix *m, size_t value_bytes, char *ms
     return DATASET_ERR_BAD_FORMAT;
 }
 
+/*
+ * Whether the bit layout of a numeric file type is one a file could honestly
+ * hold: its precision (at least 1 bit) starting at its offset fits in its
+ * size, its byte order is known, and for floating-point types the sign,
+ * exponent and mantissa fields (exponent and mantissa at least 1 bit) lie
+ * inside the precision without overlapping. A corrupt file can declare
+ * fields past the end of the value, which libhdf5 accepts and converts from
+ * whatever bytes follow in its buffer (so the same value converts differently
+ * in a whole and a partial read).
+ */
+static int sane_layout(hid_t type, H5T_class_t cls, size_t size)
+{
+    size_t precision = H5Tget_precision(type);
+    int offset = H5Tget_offset(type);
+    H5T_order_t order = H5Tget_order(type);
+    if (size == 0 || precision == 0 || offset < 0 || (size_t)offset + precision > 8 * size)
+        return 0;
+    if (order != H5T_ORDER_LE && order != H5T_ORDER_BE && !(cls == H5T_FLOAT && order == H5T_ORDER_VAX))
+        return 0;
+    if (cls != H5T_FLOAT)
+        return 1;
+    size_t spos = 0, epos = 0, esize = 0, mpos = 0, msize = 0;
+    if (H5Tget_fields(type, &spos, &epos, &esize, &mpos, &msize) < 0 || esize == 0 || msize == 0)
+        return 0;
+    /* the fields [pos, pos + bits) inside [offset, offset + precision) and pairwise disjoint */
+    const size_t lo = (size_t)offset, hi = (size_t)offset + precision;
+    const size_t pos[3] = { spos, epos, mpos }, bits[3] = { 1, esize, msize };
+    for (int i = 0; i < 3; i++) {
+        if (pos[i] < lo || pos[i] > hi || bits[i] > hi - pos[i])
+            return 0;
+        for (int j = 0; j < i; j++)
+            if (pos[i] < pos[j] + bits[j] && pos[j] < pos[i] + bits[i])
+                return 0;
+    }
+    return 1;
+}
+
 smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matrix *m,
                           char *msg, size_t msg_size)
 {
@@ -168,11 +205,18 @@ smm_status h5_matrix_open(hid_t fid, const char *file, const char *path, h5_matr
     hid_t type = H5Dget_type(m->id);
     m->cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
     size_t value_bytes = type >= 0 ? H5Tget_size(type) : 0;
+    int layout_ok = (m->cls == H5T_INTEGER || m->cls == H5T_FLOAT) && sane_layout(type, m->cls, value_bytes);
     if (type >= 0)
         H5Tclose(type);
     if (m->cls != H5T_INTEGER && m->cls != H5T_FLOAT) {
         dataset_msg(msg, msg_size, "%s: %s has %s values; expected floating-point (float32, float64) or integers",
                     file, path, class_name(m->cls));
+        h5_matrix_close(m);
+        return DATASET_ERR_BAD_FORMAT;
+    }
+    if (!layout_ok) {
+        dataset_msg(msg, msg_size, "%s: %s declares a %s type of %zu bytes whose bit fields do not fit in it "
+                    "(corrupt file?)", file, path, class_name(m->cls), value_bytes);
         h5_matrix_close(m);
         return DATASET_ERR_BAD_FORMAT;
     }

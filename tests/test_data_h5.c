@@ -158,22 +158,35 @@ static long file_size(const char *path)
     return (long)st.st_size;
 }
 
-/* Copy the first `len` bytes of src to dst, then (when flip_at >= 0) flip 64 bytes from flip_at. */
-static void copy_damaged(const char *src, const char *dst, long len, long flip_at)
+/* The first len bytes of path, in a buffer the caller frees. */
+static unsigned char *read_bytes(const char *path, long len)
 {
-    FILE *in = fopen(src, "rb");
+    FILE *in = fopen(path, "rb");
     ck_assert_ptr_nonnull(in);
     unsigned char *buf = malloc((size_t)len);
     ck_assert_ptr_nonnull(buf);
     ck_assert_uint_eq(fread(buf, 1, (size_t)len, in), (size_t)len);
     fclose(in);
-    for (long t = flip_at; flip_at >= 0 && t < flip_at + 64 && t < len; t++)
-        buf[t] ^= 0xA5;
-    FILE *out = fopen(dst, "wb");
+    return buf;
+}
+
+/* buf (len bytes) as the file path, then freed. */
+static void write_bytes_and_free(const char *path, unsigned char *buf, long len)
+{
+    FILE *out = fopen(path, "wb");
     ck_assert_ptr_nonnull(out);
     ck_assert_uint_eq(fwrite(buf, 1, (size_t)len, out), (size_t)len);
     fclose(out);
     free(buf);
+}
+
+/* Copy the first `len` bytes of src to dst, then (when flip_at >= 0) flip 64 bytes from flip_at. */
+static void copy_damaged(const char *src, const char *dst, long len, long flip_at)
+{
+    unsigned char *buf = read_bytes(src, len);
+    for (long t = flip_at; flip_at >= 0 && t < flip_at + 64 && t < len; t++)
+        buf[t] ^= 0xA5;
+    write_bytes_and_free(dst, buf, len);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -448,6 +461,74 @@ START_TEST(test_h5_claims_beyond_storage)
     ck_assert_int_lt(write_chunked(packed, zeros), CHUNKED_ROWS * CHUNKED_COLS * 4 / 100);
     free(zeros);
     check_shape(packed, "/x", CHUNKED_ROWS, CHUNKED_COLS);
+}
+END_TEST
+
+/*
+ * Copy src to dst with the float32 datatype message of its one dataset
+ * patched: `at` indexes the properties after the size (bit offset 2 bytes,
+ * precision 2, exponent location, exponent size, mantissa location, mantissa
+ * size), set to `value`. The message is found by its bytes (size 4, offset 0,
+ * precision 32, fields 23/8/0/23, bias 127); object headers of the default
+ * file format carry no checksum, so the file still opens.
+ */
+static void copy_with_float_field(const char *src, const char *dst, int at, unsigned char value)
+{
+    static const unsigned char f32le[] = { 4, 0, 0, 0, 0, 0, 32, 0, 23, 8, 0, 23, 127, 0, 0, 0 };
+    long len = file_size(src);
+    unsigned char *buf = read_bytes(src, len);
+    long found = -1;
+    for (long t = 0; t + (long)sizeof f32le <= len; t++)
+        if (memcmp(buf + t, f32le, sizeof f32le) == 0) {
+            ck_assert_msg(found < 0, "two float32 datatype messages in %s", src);
+            found = t;
+        }
+    ck_assert_msg(found >= 0, "no float32 datatype message in %s", src);
+    buf[found + 4 + at] = value;
+    write_bytes_and_free(dst, buf, len);
+}
+
+START_TEST(test_h5_corrupt_type_layout)
+{
+    /*
+     * A float type whose declared bit fields reach past its 4 bytes: libhdf5
+     * opens it and converts each value from whatever follows it in its
+     * buffer (a whole and a partial read disagree: found by fuzz_ann). The
+     * loader refuses the type before reading.
+     */
+    const char *file = tmp_path("layout.h5");
+    hid_t f = create_file(file);
+    float x[4 * 3];
+    for (int t = 0; t < 12; t++)
+        x[t] = (float)value_at(t / 3, t % 3);
+    put_matrix(f, "x", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 4, 3, x);
+    H5Fclose(f);
+    const char *copy = tmp_path("layout_same.h5");
+    copy_with_float_field(file, copy, 7, 23); /* the mantissa size it has: still loads */
+    check_loaded(copy, "/x", 0, 4, 1.0, 0.0);
+
+    const struct { int at; unsigned char value; } bad[] = {
+        { 6, 40 }, /* mantissa at bits 40..62 of a 32-bit value */
+        { 6, 1 },  /* mantissa 1..23 overlaps the exponent 23..30 */
+        { 4, 28 }, /* exponent 28..35 */
+        { 2, 40 }, /* 40 bits of precision in 4 bytes */
+        { 7, 0 },  /* no mantissa */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *damaged = tmp_path("layout_bad.h5");
+        copy_with_float_field(file, damaged, bad[i].at, bad[i].value);
+        char msg[512] = "";
+        dataset_matrix m;
+        smm_status s = dataset_load_h5_matrix(damaged, "/x", 0, &m, msg, sizeof msg);
+        ck_assert_msg(s == DATASET_ERR_BAD_FORMAT, "field %d = %d: status %s (%s)", bad[i].at, bad[i].value,
+                      smm_status_str(s), msg);
+        ck_assert_ptr_null(m.data);
+        ck_assert_msg(i > 0 || strstr(msg, "bit fields do not fit") != NULL, "message \"%s\"", msg);
+        int64_t rows = -1, cols = -1;
+        ck_assert_int_eq(dataset_h5_matrix_shape(damaged, "/x", &rows, &cols, msg, sizeof msg),
+                         DATASET_ERR_BAD_FORMAT);
+        ck_assert_int_eq(rows, 0);
+    }
 }
 END_TEST
 
@@ -905,6 +986,7 @@ static Suite *data_h5_suite(void)
     tcase_add_test(mat, test_h5_corrupt_data);
     tcase_add_test(mat, test_h5_matrix_without_rows_or_columns);
     tcase_add_test(mat, test_h5_claims_beyond_storage);
+    tcase_add_test(mat, test_h5_corrupt_type_layout);
     tcase_add_test(mat, test_h5_split_spec);
     suite_add_tcase(s, mat);
 
